@@ -25,8 +25,10 @@ let package = Package(
         .target(name: "GitKit", dependencies: ["CLibgit2"]),
         // YAML documents as Swift node trees that remember the line and column of every node.
         .target(name: "YAMLKit", dependencies: ["CYAML"]),
+        // Spec files (podspec, Podfile, Package.swift, Cartfile, lock files): read requirements, rewrite them surgically.
+        .target(name: "SpecKit"),
         // The modkit library: manifest, workspace operations, snapshots, specs, guards, scaffolding, release.
-        .target(name: "ModKit", dependencies: ["GitKit", "YAMLKit"]),
+        .target(name: "ModKit", dependencies: ["GitKit", "YAMLKit", "SpecKit"]),
         // The command line: argument parsing, help, output, exit codes. Thin over ModKit.
         .target(name: "ModKitCLI", dependencies: ["ModKit", "GitKit"]),
         // The executable: a few lines that hand over to ModKitCLI.
@@ -34,6 +36,7 @@ let package = Package(
 
         .testTarget(name: "GitKitTests", dependencies: ["GitKit"]),
         .testTarget(name: "YAMLKitTests", dependencies: ["YAMLKit"]),
+        .testTarget(name: "SpecKitTests", dependencies: ["SpecKit"]),
         .testTarget(name: "ModKitTests", dependencies: ["ModKit", "GitKit"]),
         .testTarget(name: "ModKitCLITests", dependencies: ["ModKitCLI"]),
         // Runs the built `modkit` binary against real repositories.
