@@ -1,1 +1,126 @@
+import Foundation
+import GitKit
 import ModKit
+
+/// The modkit command line: picks the subcommand, parses its arguments, runs it, maps errors to exit codes.
+public enum ModKitCLI {
+    public static let version = "0.1.0"
+
+    /// Runs modkit with `arguments` (without the program name) and returns the process exit code.
+    public static func main(_ arguments: [String], console providedConsole: Console? = nil) -> Int32 {
+        if providedConsole == nil { Interrupt.install() }
+        let console = providedConsole ?? Console(
+            noColorFlag: arguments.contains("--no-color"),
+            quiet: arguments.contains("--quiet") || arguments.contains("-q"),
+            verbose: arguments.contains("--verbose") || arguments.contains("-v")
+        )
+        return run(arguments, console: console).rawValue
+    }
+
+    static func run(_ arguments: [String], console: Console) -> ExitStatus {
+        let (commandIndex, leading) = locateCommand(arguments)
+        guard let commandIndex else {
+            if leading.contains("--version") {
+                console.result("modkit \(version) (libgit2 \(GitKit.libgit2Version))")
+                return .success
+            }
+            if leading.contains("-h") || leading.contains("--help") {
+                console.result(Help.overview())
+                return .success
+            }
+            console.error("no command given")
+            console.diagnostic(Help.overview())
+            return .usage
+        }
+
+        let name = arguments[commandIndex]
+        if name == "help" {
+            let topic = arguments.dropFirst(commandIndex + 1).first
+            guard let topic else { console.result(Help.overview()); return .success }
+            guard let command = Registry.command(named: topic) else { return unknownCommand(topic, console: console) }
+            console.result(Help.text(for: command.spec))
+            return .success
+        }
+        guard let command = Registry.command(named: name) else { return unknownCommand(name, console: console) }
+
+        var rest = arguments
+        rest.remove(at: commandIndex)
+        let spec = command.spec
+        do {
+            let parser = ArgumentParser(options: spec.options + GlobalOptions.specs, positional: spec.positional)
+            let parsed = try parser.parse(rest)
+            if parsed.flag("help") {
+                console.result(Help.text(for: spec))
+                return .success
+            }
+            let directory = try workingDirectory(parsed)
+            let context = Context(command: spec, arguments: parsed, console: console, workingDirectory: directory)
+            return try command.run(context)
+        } catch {
+            return report(error, command: spec, console: console)
+        }
+    }
+
+    /// Finds the subcommand word, skipping global options (and their values) that come before it.
+    private static func locateCommand(_ arguments: [String]) -> (Int?, [String]) {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { return (index + 1 < arguments.count ? index + 1 : nil, Array(arguments[..<index])) }
+            if !argument.hasPrefix("-") || argument == "-" { return (index, Array(arguments[..<index])) }
+            let takesValue = GlobalOptions.specs.contains { spec in
+                guard spec.kind != .flag else { return false }
+                return argument == "--\(spec.long)" || (spec.short.map { argument == "-\($0)" } ?? false)
+            }
+            index += takesValue ? 2 : 1
+        }
+        return (nil, arguments)
+    }
+
+    private static func workingDirectory(_ parsed: ParsedArguments) throws -> URL {
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+        guard let path = parsed.value("directory") else { return current }
+        let url = URL(fileURLWithPath: path, isDirectory: true, relativeTo: current).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw UsageError("-C: no such directory '\(path)'")
+        }
+        return url
+    }
+
+    private static func unknownCommand(_ name: String, console: Console) -> ExitStatus {
+        var message = "unknown command '\(name)'"
+        if let suggestion = Suggestion.closest(to: name, among: Registry.commands.map(\.spec.name)) {
+            message += " (did you mean '\(suggestion)'?)"
+        }
+        console.error(message)
+        console.diagnostic("See 'modkit --help' for the list of commands.")
+        return .usage
+    }
+
+    /// Prints an error the way its kind asks for and returns the matching exit status.
+    static func report(_ error: any Error, command: CommandSpec, console: Console) -> ExitStatus {
+        let colored = console.colorOnStandardError
+        switch error {
+        case let usage as UsageError:
+            console.error(usage.message)
+            console.diagnostic("usage: \(Help.usageLine(for: command))\nSee 'modkit \(command.name) --help'.")
+            return .usage
+        case let manifest as ManifestError:
+            for diagnostic in manifest.diagnostics { console.diagnostic(diagnostic.rendered(colored: colored)) }
+            let count = manifest.diagnostics.filter { $0.severity == .error }.count
+            if count > 1 { console.diagnostic("\(count) errors in the manifest") }
+            return .usage
+        case let modkit as ModKitError:
+            console.error(modkit.message)
+            if let hint = modkit.hint { console.diagnostic("hint: \(hint)") }
+            return modkit.isInputError ? .usage : .failure
+        case let git as GitError:
+            console.error(git.message)
+            return .failure
+        default:
+            console.error("\(error)")
+            return .failure
+        }
+    }
+}

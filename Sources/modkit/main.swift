@@ -1,1 +1,4 @@
+import Foundation
 import ModKitCLI
+
+exit(ModKitCLI.main(Array(CommandLine.arguments.dropFirst())))

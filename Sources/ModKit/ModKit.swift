@@ -1,2 +1,0 @@
-import GitKit
-import YAMLKit

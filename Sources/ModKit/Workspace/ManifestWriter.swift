@@ -1,0 +1,100 @@
+import Foundation
+
+/// Writes the commented `modkit.yml` that `modkit init` creates from discovered repositories.
+public enum ManifestWriter {
+    public static func render(workspace: String, repositories: [DiscoveredRepository]) -> String {
+        let named = uniqueNames(for: repositories)
+        let withURL = named.filter { $0.repository.url != nil }
+        let urlBase = commonURLBase(withURL.compactMap(\.repository.url))
+        let defaultRevision = mostCommon(withURL.compactMap(\.repository.revision))
+
+        var lines = [
+            "# modkit.yml — the modules of \(workspace), managed by modkit.",
+            "# Written by 'modkit init'; edit freely. 'modkit --help' lists what modkit can do with it.",
+            "version: 1                       # schema version of this file",
+            "workspace: \(scalar(workspace))",
+            "",
+            "defaults:",
+            "  remote: origin                 # remote name used in module repositories",
+        ]
+        if let defaultRevision {
+            lines.append("  revision: \(scalar(defaultRevision))   # branch, tag or commit 'modkit sync' checks out")
+        }
+        if let urlBase {
+            lines.append("  url-base: \(scalar(urlBase))   # relative module urls resolve against it")
+        }
+        lines.append("  tag-format: \"{snapshot}\"       # tag 'modkit tag' creates in every module repository")
+        lines.append("")
+        if named.isEmpty {
+            lines.append("modules: []                      # add modules as '- name: Core' / 'url: …' / 'path: Libs/Core'")
+            return lines.joined(separator: "\n") + "\n"
+        }
+        lines.append("modules:")
+        for (name, repository) in named {
+            guard var url = repository.url else {
+                lines.append("  # \(repository.path) has no remote: add its url and uncomment.")
+                lines.append("  # - name: \(name)")
+                lines.append("  #   url: …")
+                lines.append("  #   path: \(scalar(repository.path))")
+                continue
+            }
+            if let urlBase, url.hasPrefix(urlBase + "/") { url = String(url.dropFirst(urlBase.count + 1)) }
+            lines.append("  - name: \(name)")
+            lines.append("    url: \(scalar(url))")
+            lines.append("    path: \(scalar(repository.path))")
+            if let revision = repository.revision, revision != defaultRevision {
+                lines.append("    revision: \(scalar(revision))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Module names from the last path component, made into unique identifiers.
+    static func uniqueNames(for repositories: [DiscoveredRepository]) -> [(name: String, repository: DiscoveredRepository)] {
+        var used: Set<String> = []
+        return repositories.map { repository in
+            let base = identifier(from: String(repository.path.split(separator: "/").last ?? "Module"))
+            var name = base
+            var counter = 2
+            while used.contains(name) {
+                name = "\(base)_\(counter)"
+                counter += 1
+            }
+            used.insert(name)
+            return (name, repository)
+        }
+    }
+
+    static func identifier(from text: String) -> String {
+        var result = String(text.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
+        if result.isEmpty || result.first!.isNumber { result = "_" + result }
+        return result
+    }
+
+    /// The folder part shared by every url, when there are at least two and it is the same for all.
+    static func commonURLBase(_ urls: [String]) -> String? {
+        guard urls.count >= 2 else { return nil }
+        let bases = Set(urls.map { url -> String in
+            guard let slash = url.lastIndex(of: "/") else { return "" }
+            return String(url[..<slash])
+        })
+        guard bases.count == 1, let base = bases.first, base.contains("/"), !base.hasSuffix(":") else { return nil }
+        return base
+    }
+
+    static func mostCommon(_ values: [String]) -> String? {
+        let counts = Dictionary(values.map { ($0, 1) }, uniquingKeysWith: +)
+        return counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key
+    }
+
+    /// A YAML scalar: plain when that reads back as the same string, double-quoted otherwise.
+    static func scalar(_ text: String) -> String {
+        let safe = text.allSatisfy { $0.isLetter || $0.isNumber || "._/-@+~".contains($0) || $0 == ":" }
+        let plainLooksLikeOtherType = ["true", "false", "yes", "no", "on", "off", "null", "~"].contains(text.lowercased())
+            || Double(text) != nil
+        let risky = text.isEmpty || text.contains(": ") || text.hasSuffix(":") || "-?:@`!&*|>%".contains(text.first!)
+        if safe && !plainLooksLikeOtherType && !risky { return text }
+        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        return "\"\(escaped)\""
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import GitKit
+
+/// The state of one module's working copy, as `modkit status` shows it.
+public struct ModuleStatus: Sendable, Codable, Equatable {
+    public enum State: String, Sendable, Codable {
+        /// The working copy exists and could be read.
+        case ok
+        /// A repository module whose directory does not exist yet (`modkit sync` clones it).
+        case notCloned = "not cloned"
+        /// A directory module whose folder is missing from the manifest repository.
+        case missing
+        /// The working copy exists but could not be read (not a repository, broken, …).
+        case error
+    }
+
+    public var name: String
+    public var kind: Module.Kind
+    public var path: String
+    public var state: State
+    /// The checked-out branch, or nil when HEAD is detached.
+    public var branch: String?
+    /// The full commit id HEAD points at (nil on an unborn branch).
+    public var commit: String?
+    public var detached: Bool = false
+    public var upstream: String?
+    public var ahead: Int?
+    public var behind: Int?
+    public var staged = 0
+    public var modified = 0
+    public var untracked = 0
+    public var conflicted = 0
+    public var version: String?
+    public var error: String?
+
+    /// Nothing to report: readable, no local changes, nothing ahead or behind.
+    public var isClean: Bool {
+        state == .ok && staged == 0 && modified == 0 && untracked == 0 && conflicted == 0
+            && (ahead ?? 0) == 0 && (behind ?? 0) == 0
+    }
+}
+
+extension Module.Kind: Codable {}
+
+/// Reads the status of workspace modules in parallel, one repository handle per worker.
+public enum StatusReader {
+    public static func read(_ modules: [Module], in workspace: Workspace, jobs: Int) -> [ModuleStatus] {
+        let manifest = workspace.manifest
+        return Parallel.map(modules, jobs: jobs) { module in
+            read(module, manifest: manifest)
+        }
+    }
+
+    static func read(_ module: Module, manifest: Manifest) -> ModuleStatus {
+        var status = ModuleStatus(name: module.name, kind: module.kind, path: module.path, state: .ok)
+        let directory = manifest.directory(of: module)
+        status.version = VersionReader.read(module: module, in: manifest).version?.description
+        guard FileManager.default.fileExists(atPath: directory.path) else {
+            status.state = module.kind == .repository ? .notCloned : .missing
+            return status
+        }
+        do {
+            switch module.kind {
+            case .repository:
+                guard Repository.isRepository(directory.path) else {
+                    status.state = .error
+                    status.error = "\(module.path) exists but is not a git repository"
+                    return status
+                }
+                let repository = try Repository.open(directory.path)
+                try readHead(of: repository, into: &status)
+                apply(try repository.status(), to: &status)
+            case .directory:
+                guard let repository = try Repository.discover(from: directory.path) else {
+                    status.state = .error
+                    status.error = "\(module.path) is not inside a git repository"
+                    return status
+                }
+                try readHead(of: repository, into: &status)
+                let relative = relativePath(of: directory, in: repository)
+                apply(try repository.status(paths: [relative]), to: &status)
+            }
+        } catch {
+            status.state = .error
+            status.error = "\(error)"
+        }
+        return status
+    }
+
+    private static func readHead(of repository: Repository, into status: inout ModuleStatus) throws {
+        switch try repository.head() {
+        case .branch(let name, let commit):
+            status.branch = name
+            status.commit = commit.hex
+            if let upstream = try repository.upstream(ofBranch: name) {
+                status.upstream = upstream
+                if let target = try? repository.resolveCommit("refs/remotes/\(upstream)") {
+                    let counts = try repository.aheadBehind(local: commit, upstream: target)
+                    status.ahead = counts.ahead
+                    status.behind = counts.behind
+                }
+            }
+        case .detached(let commit):
+            status.detached = true
+            status.commit = commit.hex
+        case .unborn(let branch):
+            status.branch = branch
+        }
+    }
+
+    private static func apply(_ summary: StatusSummary, to status: inout ModuleStatus) {
+        status.staged = summary.staged
+        status.modified = summary.modified
+        status.untracked = summary.untracked
+        status.conflicted = summary.conflicted
+    }
+
+    private static func relativePath(of directory: URL, in repository: Repository) -> String {
+        guard let workdir = repository.workdir else { return "." }
+        let root = URL(fileURLWithPath: workdir).resolvingSymlinksInPath().path
+        let path = directory.resolvingSymlinksInPath().path
+        return path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : "."
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// A loaded workspace: its manifest and the directory it lives in.
+public struct Workspace: Sendable {
+    public let manifest: Manifest
+
+    public var root: URL { manifest.root }
+
+    public init(manifest: Manifest) {
+        self.manifest = manifest
+    }
+
+    /// Loads the manifest found by walking up from `directory`, like git finds `.git`.
+    public static func discover(from directory: URL) throws -> Workspace {
+        guard let file = ManifestLoader.discover(from: directory) else {
+            throw ModKitError.input(
+                "no \(ManifestLoader.fileName) found in \(directory.path) or any parent directory",
+                hint: "run 'modkit init' to create one, or pass -C DIR / --manifest FILE"
+            )
+        }
+        return try load(manifestFile: file)
+    }
+
+    /// Loads the manifest at `file`, naming it in diagnostics relative to the current directory.
+    public static func load(manifestFile file: URL) throws -> Workspace {
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            throw ModKitError.input("no manifest at \(file.path)", hint: "run 'modkit init' to create one")
+        }
+        let manifest = try ManifestLoader.load(file: file, displayPath: displayPath(of: file))
+        return Workspace(manifest: manifest)
+    }
+
+    /// The modules selected by names and groups, in manifest order.
+    public func modules(named names: [String] = [], groups: [String] = []) throws -> [Module] {
+        try manifest.select(names: names, groups: groups)
+    }
+
+    /// `file` relative to the current directory when it lies below it, else its absolute path.
+    static func displayPath(of file: URL) -> String {
+        let current = FileManager.default.currentDirectoryPath
+        let path = file.standardizedFileURL.path
+        if path.hasPrefix(current + "/") { return String(path.dropFirst(current.count + 1)) }
+        return path
+    }
+}

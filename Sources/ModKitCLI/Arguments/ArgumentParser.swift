@@ -1,0 +1,129 @@
+import ModKit
+
+/// The result of parsing a command line against a command's option specs.
+public struct ParsedArguments: Sendable {
+    var flags: Set<String> = []
+    var values: [String: [String]] = [:]
+    public var positionals: [String] = []
+
+    public func flag(_ long: String) -> Bool { flags.contains(long) }
+    public func value(_ long: String) -> String? { values[long]?.last }
+    public func values(_ long: String) -> [String] { values[long] ?? [] }
+
+    /// An integer option value, or a usage error naming the option.
+    public func int(_ long: String, minimum: Int = 1) throws -> Int? {
+        guard let text = value(long) else { return nil }
+        guard let number = Int(text), number >= minimum else {
+            throw UsageError("--\(long) expects a whole number of at least \(minimum), got '\(text)'")
+        }
+        return number
+    }
+}
+
+/// A mistake in how modkit was invoked; prints the command's usage and exits 2.
+public struct UsageError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var command: String?
+    public init(_ message: String, command: String? = nil) {
+        self.message = message
+        self.command = command
+    }
+    public var description: String { message }
+}
+
+/// Parses `argv` against a list of option specs: `--long`, `--long=value`, `--long value`,
+/// `-s`, `-svalue`, `-s value`, bundled short flags (`-qv`) and `--` ending options.
+struct ArgumentParser {
+    let options: [OptionSpec]
+    let positional: PositionalSpec
+
+    func parse(_ arguments: [String]) throws -> ParsedArguments {
+        var result = ParsedArguments()
+        var index = 0
+        var optionsEnded = false
+
+        func take(_ spec: OptionSpec, inline: String?) throws {
+            switch spec.kind {
+            case .flag:
+                if let inline { throw UsageError("--\(spec.long) takes no value (got '\(inline)')") }
+                result.flags.insert(spec.long)
+            case .value, .repeated:
+                let value: String
+                if let inline {
+                    value = inline
+                } else if index + 1 < arguments.count {
+                    index += 1
+                    value = arguments[index]
+                } else {
+                    throw UsageError("\(spec.signature.trimmingLeadingSpaces) needs a value")
+                }
+                if case .value = spec.kind {
+                    result.values[spec.long] = [value]
+                } else {
+                    result.values[spec.long, default: []].append(value)
+                }
+            }
+        }
+
+        while index < arguments.count {
+            let argument = arguments[index]
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                result.positionals.append(argument)
+            } else if argument == "--" {
+                optionsEnded = true
+            } else if argument.hasPrefix("--") {
+                let body = argument.dropFirst(2)
+                let name: String
+                let inline: String?
+                if let equals = body.firstIndex(of: "=") {
+                    name = String(body[..<equals])
+                    inline = String(body[body.index(after: equals)...])
+                } else {
+                    name = String(body)
+                    inline = nil
+                }
+                guard let spec = options.first(where: { $0.long == name }) else {
+                    throw unknownOption("--\(name)")
+                }
+                try take(spec, inline: inline)
+            } else {
+                var characters = Substring(argument.dropFirst())
+                while let letter = characters.first {
+                    characters = characters.dropFirst()
+                    guard let spec = options.first(where: { $0.short == letter }) else {
+                        throw unknownOption("-\(letter)")
+                    }
+                    if spec.kind == .flag {
+                        try take(spec, inline: nil)
+                    } else {
+                        try take(spec, inline: characters.isEmpty ? nil : String(characters))
+                        break
+                    }
+                }
+            }
+            index += 1
+        }
+
+        if result.flags.contains("help") { return result }
+        if result.positionals.count < positional.minimum {
+            throw UsageError("missing \(positional.metavar)")
+        }
+        if let maximum = positional.maximum, result.positionals.count > maximum {
+            let extra = result.positionals[maximum]
+            throw UsageError("unexpected argument '\(extra)'")
+        }
+        return result
+    }
+
+    private func unknownOption(_ option: String) -> UsageError {
+        let names = options.flatMap { spec in ["--\(spec.long)"] + (spec.short.map { ["-\($0)"] } ?? []) }
+        if let suggestion = Suggestion.closest(to: option, among: names) {
+            return UsageError("unknown option '\(option)' (did you mean '\(suggestion)'?)")
+        }
+        return UsageError("unknown option '\(option)'")
+    }
+}
+
+extension String {
+    var trimmingLeadingSpaces: String { String(drop(while: { $0 == " " })) }
+}

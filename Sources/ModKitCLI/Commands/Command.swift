@@ -1,0 +1,64 @@
+import Foundation
+import ModKit
+
+/// What a command tells `--help` and the parser about itself.
+public struct CommandSpec: Sendable {
+    public var name: String
+    public var summary: String
+    public var discussion: String = ""
+    public var options: [OptionSpec] = []
+    public var positional: PositionalSpec = .none
+    public var examples: [String] = []
+    /// Whether the command changes the workspace (such commands take the workspace lock).
+    public var mutates = false
+}
+
+/// A modkit subcommand: a spec for parsing and help, and a run function over ModKit.
+protocol Command {
+    static var spec: CommandSpec { get }
+    static func run(_ context: Context) throws -> ExitStatus
+}
+
+/// How modkit ends: SPEC section 2 exit codes, plus 130 for Ctrl-C.
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    case failure = 1
+    case usage = 2
+    case interrupted = 130
+}
+
+/// Everything a command needs from one invocation: parsed arguments, the console, global options.
+struct Context {
+    let command: CommandSpec
+    let arguments: ParsedArguments
+    let console: Console
+    let workingDirectory: URL
+
+    var json: Bool { arguments.flag("json") }
+    var quiet: Bool { arguments.flag("quiet") }
+    var verbose: Bool { arguments.flag("verbose") }
+    var groups: [String] { arguments.values("group") }
+
+    /// The `-j` value, or the CPU count (at least 4 when the work waits on the network).
+    func jobs(network: Bool) throws -> Int {
+        if let jobs = try arguments.int("jobs") { return jobs }
+        let cpus = ProcessInfo.processInfo.activeProcessorCount
+        return network ? max(4, cpus) : max(1, cpus)
+    }
+
+    /// The workspace found from `--manifest`, or by walking up from the working directory.
+    func loadWorkspace() throws -> Workspace {
+        if let manifest = arguments.value("manifest") {
+            return try Workspace.load(manifestFile: URL(fileURLWithPath: manifest, relativeTo: workingDirectory).standardizedFileURL)
+        }
+        return try Workspace.discover(from: workingDirectory)
+    }
+
+    /// Prints a value as one pretty JSON document on stdout.
+    func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(value)
+        console.result(String(decoding: data, as: UTF8.self))
+    }
+}

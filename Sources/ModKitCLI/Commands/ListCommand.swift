@@ -1,0 +1,66 @@
+import ModKit
+
+/// `modkit list`: the modules of the workspace with kind, path, url, revision and version.
+enum ListCommand: Command {
+    static let spec = CommandSpec(
+        name: "list",
+        summary: "List modules with kind, path, url, revision and version",
+        positional: .modules,
+        examples: ["modkit list", "modkit list -g core --json", "modkit list QCloudCore COSXML"]
+    )
+
+    /// One module as `modkit list --json` prints it.
+    struct Entry: Encodable {
+        var name: String
+        var kind: Module.Kind
+        var path: String
+        var url: String?
+        var revision: String?
+        var version: String?
+        var versionSource: String?
+        var groups: [String]
+    }
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let workspace = try context.loadWorkspace()
+        let manifest = workspace.manifest
+        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        let entries = modules.map { module -> Entry in
+            let version = VersionReader.read(module: module, in: manifest)
+            return Entry(
+                name: module.name, kind: module.kind, path: module.path, url: manifest.url(of: module),
+                revision: manifest.revision(of: module), version: version.version?.description ?? version.raw,
+                versionSource: version.source.label, groups: module.groups
+            )
+        }
+        if context.json {
+            try context.printJSON(entries)
+            return .success
+        }
+        let style = context.console.style(for: .standardOutput)
+        var table = TextTable()
+        table.add(["NAME", "KIND", "PATH", "URL", "REVISION", "VERSION"].map(style.bold))
+        for entry in entries {
+            table.add([
+                entry.name, entry.kind.rawValue, entry.path,
+                entry.url ?? style.dim("(manifest repository)"),
+                entry.revision ?? style.dim("(remote default)"),
+                entry.version ?? style.dim("-"),
+            ])
+        }
+        context.console.result(table.render())
+        return .success
+    }
+}
+
+extension VersionSource {
+    /// A short word for where a version was read from, for `list --json`.
+    var label: String? {
+        switch self {
+        case .manifest: return "manifest"
+        case .podspec(let file): return file
+        case .versionFile: return "VERSION"
+        case .none: return nil
+        }
+    }
+}

@@ -1,0 +1,52 @@
+/// Renders `modkit --help` and each command's `--help`.
+enum Help {
+    static func overview() -> String {
+        let width = (Registry.commands.map(\.spec.name.count).max() ?? 0) + 2
+        let commands = Registry.commands.map { command in
+            "  " + command.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.spec.summary
+        }
+        return """
+        OVERVIEW: modkit manages the modules of a product — many git repositories listed in a
+        manifest, or directories of one monorepo — through their whole release life.
+
+        USAGE: modkit [global options] <command> [options] [arguments]
+
+        COMMANDS:
+        \(commands.joined(separator: "\n"))
+          help        Show help for a command
+
+        GLOBAL OPTIONS:
+        \(optionLines(GlobalOptions.specs))
+              --version        Show the version of modkit and libgit2.
+
+        See 'modkit <command> --help' for the options and examples of a command.
+        """
+    }
+
+    static func usageLine(for spec: CommandSpec) -> String {
+        var parts = ["modkit", spec.name]
+        if !spec.options.isEmpty { parts.append("[options]") }
+        let positional = spec.positional.usage
+        if !positional.isEmpty { parts.append(positional) }
+        return parts.joined(separator: " ")
+    }
+
+    static func text(for spec: CommandSpec) -> String {
+        var sections = ["OVERVIEW: \(spec.summary)"]
+        if !spec.discussion.isEmpty { sections.append(spec.discussion) }
+        sections.append("USAGE: \(usageLine(for: spec))")
+        if !spec.options.isEmpty { sections.append("OPTIONS:\n" + optionLines(spec.options)) }
+        sections.append("GLOBAL OPTIONS:\n" + optionLines(GlobalOptions.specs))
+        if !spec.examples.isEmpty {
+            sections.append("EXAMPLES:\n" + spec.examples.map { "  \($0)" }.joined(separator: "\n"))
+        }
+        return sections.joined(separator: "\n\n")
+    }
+
+    private static func optionLines(_ specs: [OptionSpec]) -> String {
+        let width = max(20, (specs.map(\.signature.count).max() ?? 0) + 2)
+        return specs.map { spec in
+            "  " + spec.signature.padding(toLength: width, withPad: " ", startingAt: 0) + spec.help
+        }.joined(separator: "\n")
+    }
+}

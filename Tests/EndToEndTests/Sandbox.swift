@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// A temporary directory with its own HOME and git configuration, so neither the user's
+/// `~/.gitconfig` nor anything else outside it leaks into a test; removed when the test ends.
+final class Sandbox {
+    let root: URL
+    let home: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("modkit-e2e-\(UUID().uuidString.prefix(8))", isDirectory: true)
+            .resolvingSymlinksInPath()
+        home = root.appendingPathComponent("home", isDirectory: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try """
+        [user]
+        \tname = modkit test
+        \temail = test@modkit.invalid
+        [init]
+        \tdefaultBranch = main
+        [protocol "file"]
+        \tallow = always
+        """.write(to: home.appendingPathComponent(".gitconfig"), atomically: true, encoding: .utf8)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// The environment every child process gets: HOME and git config point into the sandbox.
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GIT_") }
+        environment["HOME"] = home.path
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
+        environment["GIT_CONFIG_GLOBAL"] = home.appendingPathComponent(".gitconfig").path
+        environment["GIT_CONFIG_NOSYSTEM"] = "1"
+        environment["NO_COLOR"] = "1"
+        environment["LC_ALL"] = "C"
+        return environment
+    }
+
+    func url(_ relative: String) -> URL { root.appendingPathComponent(relative) }
+
+    func write(_ text: String, to relative: String) throws {
+        let file = url(relative)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+    }
+
+    func read(_ relative: String) throws -> String { try String(contentsOf: url(relative), encoding: .utf8) }
+
+    /// Runs the git CLI and returns its trimmed stdout; a failure fails the calling test with git's stderr.
+    @discardableResult
+    func git(_ arguments: String..., in directory: String = ".") throws -> String {
+        let result = try run("/usr/bin/env", ["git"] + arguments, in: url(directory))
+        guard result.status == 0 else {
+            throw SandboxError("git \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.err)")
+        }
+        return result.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Runs the built `modkit` binary.
+    func modkit(_ arguments: String..., in directory: String = ".") throws -> ProcessResult {
+        try run(Sandbox.modkitBinary.path, arguments, in: url(directory))
+    }
+
+    /// A module repository with one commit, published as the bare remote `remotes/<name>.git`.
+    func makeRemote(_ name: String, version: String = "1.0.0", branch: String = "main") throws {
+        let work = "src/\(name)"
+        try write("Pod::Spec.new do |s|\n  s.name = '\(name)'\n  s.version = '\(version)'\nend\n", to: "\(work)/\(name).podspec")
+        try write("public enum \(name) {}\n", to: "\(work)/Sources/\(name)/\(name).swift")
+        try git("init", "-q", "-b", branch, in: work)
+        try git("add", "-A", in: work)
+        try git("commit", "-qm", "\(name) \(version)", in: work)
+        try FileManager.default.createDirectory(at: url("remotes"), withIntermediateDirectories: true)
+        try git("clone", "-q", "--bare", work, "remotes/\(name).git")
+    }
+
+    func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> ProcessResult {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = environment
+        let outFile = root.appendingPathComponent(".out-\(UUID().uuidString)")
+        let errFile = root.appendingPathComponent(".err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outFile)
+            try? FileManager.default.removeItem(at: errFile)
+        }
+        process.standardOutput = try FileHandle(forWritingTo: outFile)
+        process.standardError = try FileHandle(forWritingTo: errFile)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return ProcessResult(
+            status: process.terminationStatus,
+            out: try String(contentsOf: outFile, encoding: .utf8),
+            err: try String(contentsOf: errFile, encoding: .utf8)
+        )
+    }
+
+    /// The `modkit` executable built next to this test bundle (or `MODKIT_BIN`).
+    static let modkitBinary: URL = {
+        if let path = ProcessInfo.processInfo.environment["MODKIT_BIN"] { return URL(fileURLWithPath: path) }
+        let bundleDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [
+            bundleDirectory.appendingPathComponent("modkit"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("modkit"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug/modkit"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }()
+}
+
+struct ProcessResult {
+    var status: Int32
+    var out: String
+    var err: String
+}
+
+struct SandboxError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

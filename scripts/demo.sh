@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Builds modkit, creates a sample workspace of real git repositories under a temporary directory,
+# and runs modkit on it, showing what a new user sees.
+#   scripts/demo.sh [DIR]    (DIR defaults to a new temporary directory; it is kept for you to explore)
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+. "$repo/scripts/lib/deps.sh"
+. "$repo/scripts/lib/sample-workspace.sh"
+modkit_require_swift
+modkit_ensure_packages
+
+(cd "$repo" && swift build -q)
+modkit="$(cd "$repo" && swift build --show-bin-path)/modkit"
+
+root="${1:-$(mktemp -d "${TMPDIR:-/tmp}/modkit-demo.XXXXXX")}"
+mkdir -p "$root"
+# The sample repositories are made with a throwaway git identity, never the user's config.
+export GIT_CONFIG_GLOBAL="$root/gitconfig" GIT_CONFIG_NOSYSTEM=1
+git config --file "$GIT_CONFIG_GLOBAL" user.name "modkit demo"
+git config --file "$GIT_CONFIG_GLOBAL" user.email "demo@example.com"
+
+make_sample_workspace "$root"
+ws="$root/OneForAll"
+
+step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
+run() { step "modkit $*"; (cd "$ws" && "$modkit" "$@") || echo "(exit $?)"; }
+
+# Until 'modkit sync' lands, clone two of the three module repositories with git, and make some local work.
+git clone -q -b develop "$root/remotes/QCloudCore.git" "$ws/Libs/QCloudCore"
+git clone -q -b develop "$root/remotes/QCloudCOSXML.git" "$ws/Libs/QCloudCOSXML"
+echo "// work in progress" >> "$ws/Libs/QCloudCore/Sources/QCloudCore/QCloudCore.swift"
+(cd "$ws/Libs/QCloudCOSXML" && echo "- Upload resume." >> CHANGELOG.md && git commit -qam "Resume uploads")
+
+echo "Sample workspace: $ws"
+run list
+run status
+run status -v
+step "modkit status --json   (first module)"
+(cd "$ws" && "$modkit" status --json | sed -n '1,/^  }/p')
