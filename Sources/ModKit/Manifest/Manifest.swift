@@ -144,7 +144,7 @@ public struct Manifest: Sendable {
     }
 
     /// Modules named in `names` or belonging to any of `groups`, in manifest order; both empty selects all. An unknown name or group is a usage error with a suggestion.
-    public func select(names: [String], groups: [String]) throws -> [Module] {
+    public func select(names: [String], groups: [String]) throws(ManifestError) -> [Module] {
         if names.isEmpty, groups.isEmpty { return modules }
         var problems: [Diagnostic] = []
         let allNames = modules.map(\.name)

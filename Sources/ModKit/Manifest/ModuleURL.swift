@@ -37,8 +37,8 @@ enum ModuleURL: Equatable {
             let host = url[..<colon]
             let path = url[url.index(after: colon)...]
             if host.contains("/") { return .relativeName }
-            let hostName = host.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
-            if hostName.isEmpty { return .invalid("it names no host before ':'") }
+            let userAndHost = host.split(separator: "@", omittingEmptySubsequences: false)
+            if userAndHost.count > 2 || userAndHost.contains(where: \.isEmpty) { return .invalid("it names no host before ':'") }
             if knownSchemes.contains(host.lowercased()), !path.hasPrefix("//") {
                 return .invalid("'\(host):' lacks '//' after the scheme")
             }
