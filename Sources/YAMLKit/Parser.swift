@@ -28,7 +28,7 @@ final class Parser {
         input.deallocate()
     }
 
-    /// Every document of the stream; `stopAfterFirst` makes a second document an error.
+    /// Every document of the stream; with `single`, a second document is an error.
     func documents(single: Bool) throws(YAMLError) -> [YAMLNode] {
         guard case .streamStart = try next() else { preconditionFailure("libyaml did not start a stream") }
         var result: [YAMLNode] = []

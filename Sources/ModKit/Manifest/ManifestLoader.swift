@@ -53,7 +53,7 @@ public enum ManifestLoader {
         return manifest
     }
 
-    /// `modkit.yml`, `../modkit.yml`-free: relative when below the current directory, else absolute.
+    /// The path relative to the current directory when the file lies below it (e.g. "modkit.yml"), else the absolute path.
     static func displayPath(of file: URL) -> String {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
         let path = file.standardizedFileURL.path
