@@ -1,0 +1,165 @@
+import Foundation
+
+/// Workspace-wide settings from `defaults:`; every module falls back to them.
+public struct ManifestDefaults: Sendable, Hashable {
+    public var remote: String
+    /// Nil means the remote's default branch.
+    public var revision: String?
+    public var urlBase: String?
+    public var tagFormat: String
+    public var dirTagFormat: String
+    public var versionTagFormat: String
+    public var generatedDir: String
+
+    public init(remote: String = "origin", revision: String? = nil, urlBase: String? = nil, tagFormat: String = "{snapshot}", dirTagFormat: String = "{module}/{version}", versionTagFormat: String = "{version}", generatedDir: String = "Generated") {
+        self.remote = remote
+        self.revision = revision
+        self.urlBase = urlBase
+        self.tagFormat = tagFormat
+        self.dirTagFormat = dirTagFormat
+        self.versionTagFormat = versionTagFormat
+        self.generatedDir = generatedDir
+    }
+}
+
+/// One entry of `modules:`: a repository of its own (with `url`) or a directory of the manifest repository.
+public struct Module: Sendable, Hashable {
+    public enum Kind: String, Sendable {
+        case repository, directory
+    }
+
+    public var name: String
+    /// The url as written; `Manifest.url(of:)` resolves it.
+    public var url: String?
+    /// Normalised, relative to the workspace root, no trailing slash.
+    public var path: String
+    public var revision: String?
+    public var groups: [String]
+    /// The `version:` written in the manifest, already checked to be semantic.
+    public var version: String?
+    /// A shell command that tests the module, run in its directory.
+    public var test: String?
+    /// Languages of guard files to write ("c", "swift"); nil means all.
+    public var guardLanguages: [String]?
+    /// Where the module's `- name:` item starts.
+    public var location: SourceLocation
+    /// Where its `version:` value is, when there is one.
+    public var versionLocation: SourceLocation?
+
+    public var kind: Kind { url == nil ? .directory : .repository }
+
+    public init(name: String, url: String? = nil, path: String, revision: String? = nil, groups: [String] = [], version: String? = nil, test: String? = nil, guardLanguages: [String]? = nil, location: SourceLocation = SourceLocation(file: ManifestLoader.fileName, line: 1, column: 1), versionLocation: SourceLocation? = nil) {
+        self.name = name
+        self.url = url
+        self.path = path
+        self.revision = revision
+        self.groups = groups
+        self.version = version
+        self.test = test
+        self.guardLanguages = guardLanguages
+        self.location = location
+        self.versionLocation = versionLocation
+    }
+}
+
+/// One step of `release: { steps: [...] }`: a built-in step by name or `{run: CMD}`.
+public struct ReleaseStep: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case builtin(String)
+        case run(String)
+    }
+
+    /// The built-in steps in their default order.
+    public static let builtinNames = ["preflight", "bump", "changelog", "pin", "guard", "test", "commit", "tag", "push"]
+
+    public var kind: Kind
+    public var location: SourceLocation?
+
+    public init(kind: Kind, location: SourceLocation? = nil) {
+        self.kind = kind
+        self.location = location
+    }
+}
+
+/// A validated `modkit.yml`: the workspace, its defaults and its modules in manifest order.
+public struct Manifest: Sendable {
+    public static let supportedSchemaVersion = 1
+    /// Placeholders the tag formats may use.
+    public static let tagPlaceholders = ["snapshot", "module", "version"]
+
+    public var schemaVersion: Int
+    public var workspace: String
+    public var defaults: ManifestDefaults
+    public var templates: String?
+    public var modules: [Module]
+    /// Nil when the manifest has no `release:`, meaning the default checklist.
+    public var releaseSteps: [ReleaseStep]?
+    /// Absolute path of modkit.yml.
+    public var file: URL
+    /// The directory holding modkit.yml: the workspace root.
+    public var root: URL
+    /// How diagnostics name the file.
+    public var displayPath: String
+
+    public init(schemaVersion: Int = Manifest.supportedSchemaVersion, workspace: String, defaults: ManifestDefaults = ManifestDefaults(), templates: String? = nil, modules: [Module], releaseSteps: [ReleaseStep]? = nil, file: URL, displayPath: String? = nil) {
+        self.schemaVersion = schemaVersion
+        self.workspace = workspace
+        self.defaults = defaults
+        self.templates = templates
+        self.modules = modules
+        self.releaseSteps = releaseSteps
+        self.file = file.standardizedFileURL
+        self.root = self.file.deletingLastPathComponent()
+        self.displayPath = displayPath ?? ManifestLoader.fileName
+    }
+
+    public func module(named name: String) -> Module? {
+        modules.first { $0.name == name }
+    }
+
+    /// The url to clone from: a bare relative url joins `url-base` with "/" (or, without one, is a path from the workspace root); `./` and `../` paths are from the workspace root; everything else is unchanged.
+    public func url(of module: Module) -> String? {
+        guard let url = module.url else { return nil }
+        switch ModuleURL.classify(url) {
+        case .remote, .scpLike, .absolutePath, .invalid:
+            return url
+        case .relativePath:
+            return root.appendingPathComponent(url).standardizedFileURL.path
+        case .relativeName:
+            guard let base = defaults.urlBase, !base.isEmpty else {
+                return root.appendingPathComponent(url).standardizedFileURL.path
+            }
+            var trimmed = Substring(base)
+            while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+            return trimmed.hasSuffix(":") ? trimmed + url : trimmed + "/" + url
+        }
+    }
+
+    public func revision(of module: Module) -> String? {
+        module.revision ?? defaults.revision
+    }
+
+    public func directory(of module: Module) -> URL {
+        module.path.isEmpty ? root : root.appendingPathComponent(module.path, isDirectory: true)
+    }
+
+    /// Modules named in `names` or belonging to any of `groups`, in manifest order; both empty selects all. An unknown name or group is a usage error with a suggestion.
+    public func select(names: [String], groups: [String]) throws(ManifestError) -> [Module] {
+        if names.isEmpty, groups.isEmpty { return modules }
+        var problems: [Diagnostic] = []
+        let allNames = modules.map(\.name)
+        for name in names where module(named: name) == nil {
+            problems.append(.error("no module named '\(name)'\(DidYouMean.suffix(for: name, among: allNames))",
+                                   hint: "'modkit list' shows the modules of this workspace"))
+        }
+        var allGroups: [String] = []
+        for group in modules.flatMap(\.groups) where !allGroups.contains(group) { allGroups.append(group) }
+        for group in groups where !allGroups.contains(group) {
+            problems.append(.error("no module is in group '\(group)'\(DidYouMean.suffix(for: group, among: allGroups))",
+                                   hint: allGroups.isEmpty ? "no module of this workspace has 'groups:'" : "groups of this workspace: \(allGroups.joined(separator: ", "))"))
+        }
+        if !problems.isEmpty { throw ManifestError(diagnostics: problems) }
+        let wanted = Set(names), wantedGroups = Set(groups)
+        return modules.filter { wanted.contains($0.name) || !wantedGroups.isDisjoint(with: $0.groups) }
+    }
+}

@@ -1,0 +1,173 @@
+import YAMLKit
+
+/// `modules:` — each module on its own, then the checks across modules (unique names and paths, no nesting).
+extension ManifestDecoder {
+    /// A module with the marks needed for the checks across modules.
+    private struct Decoded {
+        var module: Module
+        var nameMark: Mark
+        var pathMark: Mark?
+    }
+
+    mutating func decodeModules(_ node: YAMLNode) -> [Module] {
+        if node.isNull { return [] }
+        guard let sequence = node.sequence else {
+            error("expected a sequence of modules for 'modules', found \(node.kindDescription)", at: node.start,
+                  hint: "write each module as '- name: NAME' with 'path: DIR' below it")
+            return []
+        }
+        var decoded: [Decoded] = []
+        for item in sequence.items {
+            if let module = decodeModule(item) { decoded.append(module) }
+        }
+        checkUniqueNames(decoded)
+        checkPaths(decoded)
+        return decoded.map(\.module)
+    }
+
+    private mutating func decodeModule(_ item: YAMLNode) -> Decoded? {
+        guard let mapping = item.mapping else {
+            error("expected a module (a mapping with 'name' and 'path'), found \(item.kindDescription)", at: item.start)
+            return nil
+        }
+        let fields = fields(of: mapping, allowed: Self.moduleKeys, in: "in a module")
+        var name: String?
+        var nameMark = mapping.start
+        if let node = fields["name"]?.value, let value = string(node, for: "name") {
+            nameMark = node.start
+            if Identifier.isValid(value) {
+                name = value
+            } else {
+                error("module name '\(value)' is not an identifier", at: node.start,
+                      hint: "use letters, digits and '_', not starting with a digit, e.g. '\(Self.identifier(from: value))'")
+            }
+        } else if fields["name"] == nil {
+            error("module is missing required key 'name'", at: mapping.start, hint: "add 'name: NAME' (an identifier)")
+        }
+        let called = name.map { "module '\($0)'" } ?? "module"
+
+        var path: String?
+        var pathMark: Mark?
+        if let node = fields["path"]?.value, let value = string(node, for: "path") {
+            pathMark = node.start
+            path = checkedPath(value, at: node.start)
+        } else if fields["path"] == nil {
+            error("\(called) is missing required key 'path'", at: mapping.start,
+                  hint: "add 'path: DIR', the module's directory relative to the workspace root")
+        }
+
+        var url: String?
+        if let node = fields["url"]?.value, let value = string(node, for: "url") {
+            if case .invalid(let why) = ModuleURL.classify(value) {
+                error("'\(value)' is not a url: \(why)", at: node.start,
+                      hint: "use scheme://host/path, user@host:path, a local path, or a name relative to 'url-base'")
+            } else {
+                url = value
+            }
+        }
+        var revision: String?
+        if let node = fields["revision"]?.value { revision = string(node, for: "revision") }
+        var groups: [String] = []
+        if let node = fields["groups"]?.value, let values = strings(node, for: "groups") {
+            for (group, mark) in values {
+                if group.contains(where: { $0.isWhitespace || $0 == "," }) {
+                    error("group name '\(group)' contains white space or ','", at: mark, hint: "list several groups as '[a, b]'")
+                } else if !groups.contains(group) {
+                    groups.append(group)
+                }
+            }
+        }
+        var version: String?
+        var versionLocation: SourceLocation?
+        if let node = fields["version"]?.value, let value = string(node, for: "version") {
+            if SemanticVersion(value) != nil {
+                version = value
+                versionLocation = location(node.start)
+            } else {
+                error("version '\(value)' is not a semantic version", at: node.start,
+                      hint: "write MAJOR.MINOR.PATCH, e.g. '1.0.0', optionally with '-beta.1' or '+build'")
+            }
+        }
+        var test: String?
+        if let node = fields["test"]?.value { test = string(node, for: "test") }
+        var guardLanguages: [String]?
+        if let node = fields["guard"]?.value, let values = strings(node, for: "guard") {
+            var languages: [String] = []
+            for (language, mark) in values {
+                if Self.guardLanguages.contains(language) {
+                    if !languages.contains(language) { languages.append(language) }
+                } else {
+                    error("unknown guard language '\(language)'\(DidYouMean.suffix(for: language, among: Self.guardLanguages))", at: mark,
+                          hint: "guard languages: \(Self.guardLanguages.joined(separator: ", "))")
+                }
+            }
+            guardLanguages = languages
+        }
+
+        guard let name else { return nil }
+        let module = Module(name: name, url: url, path: path ?? "", revision: revision, groups: groups, version: version, test: test,
+                            guardLanguages: guardLanguages, location: location(mapping.start), versionLocation: versionLocation)
+        return Decoded(module: module, nameMark: nameMark, pathMark: path == nil ? nil : pathMark)
+    }
+
+    /// The normalised path, or nil after reporting why it cannot be a module's directory.
+    private mutating func checkedPath(_ value: String, at mark: Mark) -> String? {
+        switch RelativePath.normalize(value) {
+        case .failure(.absolute):
+            error("module path '\(value)' is absolute", at: mark, hint: "write it relative to the workspace root (the directory of modkit.yml)")
+        case .failure(.escapes):
+            error("module path '\(value)' escapes the workspace", at: mark, hint: "modules must lie below the directory of modkit.yml")
+        case .failure(.empty), .success(""):
+            error("module path '\(value)' is the workspace root", at: mark, hint: "give the module a directory of its own below the workspace root")
+        case .success(let path):
+            let first = path.prefix { $0 != "/" }
+            if first == ".modkit" || first == ".git" {
+                error("module path '\(value)' lies inside the private directory '\(first)'", at: mark, hint: "choose another directory")
+                return nil
+            }
+            return path
+        }
+        return nil
+    }
+
+    private mutating func checkUniqueNames(_ decoded: [Decoded]) {
+        var seen: [String: Decoded] = [:]
+        for entry in decoded {
+            if let first = seen[entry.module.name] {
+                error("duplicate module name '\(entry.module.name)'; module names must be unique", at: entry.nameMark,
+                      notes: [diagnostic(.note, "'\(entry.module.name)' is first defined here", at: first.nameMark)])
+            } else {
+                seen[entry.module.name] = entry
+            }
+        }
+    }
+
+    /// Each pair reported once, at the later module: same path, or one path inside the other.
+    private mutating func checkPaths(_ decoded: [Decoded]) {
+        let placed = decoded.filter { $0.pathMark != nil }
+        for (index, later) in placed.enumerated() {
+            for earlier in placed[..<index] {
+                let a = earlier.module, b = later.module
+                let note = [diagnostic(.note, "module '\(a.name)' is here", at: earlier.pathMark!)]
+                if a.path == b.path {
+                    error("module '\(b.name)' has the same path as module '\(a.name)' ('\(b.path)')", at: later.pathMark!,
+                          hint: "give each module a directory of its own", notes: note)
+                    break
+                } else if RelativePath.isInside(b.path, a.path) {
+                    error("module path '\(b.path)' lies inside module '\(a.name)' at '\(a.path)'; modules cannot nest", at: later.pathMark!, notes: note)
+                    break
+                } else if RelativePath.isInside(a.path, b.path) {
+                    error("module path '\(b.path)' contains module '\(a.name)' at '\(a.path)'; modules cannot nest", at: later.pathMark!, notes: note)
+                    break
+                }
+            }
+        }
+    }
+
+    /// `my-module` → `my_module`, `2fa` → `_2fa`: a suggestion for a name that is not an identifier.
+    static func identifier(from name: String) -> String {
+        var result = String(name.unicodeScalars.map { Identifier.isValid("a" + String($0)) ? Character($0) : "_" })
+        if let first = result.first, first.isNumber || result.isEmpty { result = "_" + result }
+        return result.isEmpty ? "_" : result
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import YAMLKit
+
+/// The schema of modkit.yml, section by section.
+extension ManifestDecoder {
+    /// The manifest, or nil when anything was reported.
+    mutating func decode(_ root: YAMLNode?, file: URL) -> Manifest? {
+        guard let root else {
+            error("\(displayPath) is empty", at: Mark(line: 1, column: 1, offset: 0),
+                  hint: "start it with 'version: \(Manifest.supportedSchemaVersion)' and a 'modules:' list")
+            return nil
+        }
+        guard let top = root.mapping else {
+            error("expected a mapping of settings at the top level, found \(root.kindDescription)", at: root.start,
+                  hint: "start it with 'version: \(Manifest.supportedSchemaVersion)' and a 'modules:' list")
+            return nil
+        }
+        // A newer schema may have keys this version does not know: report only the version then.
+        if let node = top["version"], let number = node.int, number > Manifest.supportedSchemaVersion {
+            error("this manifest needs schema version \(number); this modkit understands version \(Manifest.supportedSchemaVersion) — upgrade modkit", at: node.start)
+            return nil
+        }
+        let fields = fields(of: top, allowed: Self.topLevelKeys, in: "at the top level")
+
+        var schemaVersion = Manifest.supportedSchemaVersion
+        if let node = fields["version"]?.value {
+            if let number = node.int {
+                if number < 1 {
+                    error("schema version \(number) does not exist; write 'version: \(Manifest.supportedSchemaVersion)'", at: node.start)
+                }
+                schemaVersion = number
+            } else {
+                error("expected an integer schema version, found \(node.string.map { "'\($0)'" } ?? node.kindDescription)", at: node.start,
+                      hint: "write 'version: \(Manifest.supportedSchemaVersion)'")
+            }
+        } else {
+            error("missing required key 'version'", at: top.start, hint: "add 'version: \(Manifest.supportedSchemaVersion)' at the top of the file")
+        }
+
+        var workspace = file.standardizedFileURL.deletingLastPathComponent().lastPathComponent
+        if let node = fields["workspace"]?.value, let value = string(node, for: "workspace") { workspace = value }
+
+        var defaults = ManifestDefaults()
+        if let node = fields["defaults"]?.value { defaults = decodeDefaults(node) }
+
+        var templates: String?
+        if let node = fields["templates"]?.value { templates = string(node, for: "templates") }
+
+        var modules: [Module] = []
+        if let entry = fields["modules"] {
+            modules = decodeModules(entry.value)
+        } else {
+            error("missing required key 'modules'", at: top.start, hint: "add a 'modules:' list (it may be empty: 'modules: []')")
+        }
+
+        var releaseSteps: [ReleaseStep]?
+        if let node = fields["release"]?.value { releaseSteps = decodeRelease(node) }
+
+        guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
+        return Manifest(schemaVersion: schemaVersion, workspace: workspace, defaults: defaults, templates: templates,
+                        modules: modules, releaseSteps: releaseSteps, file: file, displayPath: displayPath)
+    }
+
+    mutating func decodeDefaults(_ node: YAMLNode) -> ManifestDefaults {
+        var defaults = ManifestDefaults()
+        guard let mapping = node.mapping else {
+            error("expected a mapping for 'defaults', found \(node.kindDescription)", at: node.start)
+            return defaults
+        }
+        let fields = fields(of: mapping, allowed: Self.defaultsKeys, in: "in 'defaults'")
+        if let v = fields["remote"]?.value, let s = string(v, for: "remote") { defaults.remote = s }
+        if let v = fields["revision"]?.value, let s = string(v, for: "revision") { defaults.revision = s }
+        if let v = fields["url-base"]?.value, let s = string(v, for: "url-base") {
+            switch ModuleURL.classify(s) {
+            case .remote, .scpLike, .absolutePath:
+                defaults.urlBase = s
+            case .invalid(let why):
+                error("'\(s)' is not a url: \(why)", at: v.start, hint: "write 'url-base' as scheme://host/path, user@host:path or an absolute path")
+            case .relativePath, .relativeName:
+                error("'url-base' must be an absolute url, not '\(s)'", at: v.start, hint: "write it as scheme://host/path, user@host:path or an absolute path")
+            }
+        }
+        if let v = fields["tag-format"]?.value, let s = tagFormat(v, for: "tag-format") { defaults.tagFormat = s }
+        if let v = fields["dir-tag-format"]?.value, let s = tagFormat(v, for: "dir-tag-format") { defaults.dirTagFormat = s }
+        if let v = fields["version-tag-format"]?.value, let s = tagFormat(v, for: "version-tag-format") { defaults.versionTagFormat = s }
+        if let v = fields["generated-dir"]?.value, let s = string(v, for: "generated-dir") {
+            switch RelativePath.normalize(s) {
+            case .success(let path) where !path.isEmpty: defaults.generatedDir = path
+            case .success: error("'generated-dir' must name a directory inside each module, not '\(s)'", at: v.start)
+            case .failure: error("'generated-dir' must be a path relative to each module, not '\(s)'", at: v.start)
+            }
+        }
+        return defaults
+    }
+
+    mutating func decodeRelease(_ node: YAMLNode) -> [ReleaseStep]? {
+        guard let mapping = node.mapping else {
+            error("expected a mapping with 'steps' for 'release', found \(node.kindDescription)", at: node.start)
+            return nil
+        }
+        let releaseFields = fields(of: mapping, allowed: Self.releaseKeys, in: "in 'release'")
+        guard let stepsNode = releaseFields["steps"]?.value else {
+            error("missing required key 'steps' in 'release'", at: mapping.start,
+                  hint: "list the steps, e.g. 'steps: [\(ReleaseStep.builtinNames.joined(separator: ", "))]'")
+            return nil
+        }
+        guard let sequence = stepsNode.sequence else {
+            error("expected a sequence of steps for 'steps', found \(stepsNode.kindDescription)", at: stepsNode.start)
+            return nil
+        }
+        var steps: [ReleaseStep] = []
+        for item in sequence.items {
+            if let step = item.mapping {
+                let stepFields = fields(of: step, allowed: ["run"], in: "in a release step")
+                guard let run = stepFields["run"]?.value else {
+                    // Unknown keys were reported already; only an empty step still needs saying.
+                    if step.entries.isEmpty {
+                        error("a custom release step needs 'run: COMMAND'", at: step.start)
+                    }
+                    continue
+                }
+                if let command = string(run, for: "run") {
+                    steps.append(ReleaseStep(kind: .run(command), location: location(item.start)))
+                }
+            } else if let name = string(item, for: "steps") {
+                if ReleaseStep.builtinNames.contains(name) {
+                    steps.append(ReleaseStep(kind: .builtin(name), location: location(item.start)))
+                } else {
+                    error("unknown release step '\(name)'\(DidYouMean.suffix(for: name, among: ReleaseStep.builtinNames))", at: item.start,
+                          hint: "built-in steps: \(ReleaseStep.builtinNames.joined(separator: ", ")); or '{run: COMMAND}'")
+                }
+            }
+        }
+        return steps
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import YAMLKit
+
+/// Finds, reads and validates modkit.yml.
+public enum ManifestLoader {
+    public static let fileName = "modkit.yml"
+
+    /// The nearest modkit.yml in `directory` or above it, the way git finds `.git`.
+    public static func discover(from directory: URL) -> URL? {
+        var current = directory.standardizedFileURL
+        while true {
+            let candidate = current.appendingPathComponent(fileName)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                return candidate
+            }
+            let parent = current.deletingLastPathComponent().standardizedFileURL
+            if parent.path == current.path { return nil }
+            current = parent
+        }
+    }
+
+    /// Reads and validates `file`; `displayPath` defaults to the path relative to the current directory when the file lies below it.
+    public static func load(file: URL, displayPath: String? = nil) throws(ManifestError) -> Manifest {
+        let file = file.standardizedFileURL
+        let shown = displayPath ?? Self.displayPath(of: file)
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: file.path) ? "cannot read \(shown)" : "\(shown) does not exist"
+            throw ManifestError(diagnostics: [.error(reason, hint: "run 'modkit init' to create a manifest, or pass '--manifest FILE'")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ManifestError(diagnostics: [.error("\(shown) is not valid UTF-8 text", at: SourceLocation(file: shown, line: 1, column: 1))])
+        }
+        return try parse(text: text, file: file, displayPath: shown)
+    }
+
+    /// Validates manifest text as if read from `file`; throws every problem at once.
+    public static func parse(text: String, file: URL, displayPath: String) throws(ManifestError) -> Manifest {
+        var decoder = ManifestDecoder(text: text, displayPath: displayPath)
+        let root: YAMLNode?
+        do {
+            root = try YAML.parse(text)
+        } catch {
+            let place = error.contextMark.map { " (\(error.context ?? "") started at line \($0.line))" } ?? ""
+            decoder.error("invalid YAML: \(error.message)\(place)", at: error.mark)
+            throw ManifestError(diagnostics: decoder.sortedDiagnostics)
+        }
+        let manifest = decoder.decode(root, file: file)
+        guard let manifest else { throw ManifestError(diagnostics: decoder.sortedDiagnostics) }
+        return manifest
+    }
+
+    /// The path relative to the current directory when the file lies below it (e.g. "modkit.yml"), else the absolute path.
+    static func displayPath(of file: URL) -> String {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        let path = file.standardizedFileURL.path
+        let prefix = cwd.hasSuffix("/") ? cwd : cwd + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+}

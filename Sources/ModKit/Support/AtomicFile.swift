@@ -1,0 +1,54 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file write that leaves either the old or the new contents, never a mix: temp file in the same directory, fsync, rename.
+public enum AtomicFile {
+    public struct WriteError: Error, Sendable, CustomStringConvertible {
+        public var path: String
+        public var message: String
+        public var description: String { "cannot write \(path): \(message)" }
+    }
+
+    /// Replaces the file at `url` (following a symlink to its target) with `data`, keeping the existing file's permission bits; a new file gets 0644 less the umask.
+    public static func write(_ data: Data, to url: URL) throws {
+        let target = url.resolvingSymlinksInPath().path
+        let directory = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        var info = stat()
+        let existingMode: mode_t? = stat(target, &info) == 0 ? info.st_mode & 0o7777 : nil
+        let mode = existingMode ?? 0o644
+
+        let temp = (directory.isEmpty ? "." : directory) + "/.\(name).modkit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, mode)
+        guard fd >= 0 else { throw failure(target) }
+        var ok = true
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 { if errno == EINTR { continue }; ok = false; return }
+                offset += n
+            }
+        }
+        // O_CREAT applies the umask; an existing file's exact mode is kept.
+        if ok, let existingMode { ok = fchmod(fd, existingMode) == 0 }
+        if ok { ok = fsync(fd) == 0 }
+        let saved = errno
+        close(fd)
+        guard ok, rename(temp, target) == 0 else {
+            let error = failure(target, errno: ok ? errno : saved)
+            unlink(temp)
+            throw error
+        }
+    }
+
+    private static func failure(_ path: String, errno code: Int32 = errno) -> WriteError {
+        WriteError(path: path, message: String(cString: strerror(code)))
+    }
+}
