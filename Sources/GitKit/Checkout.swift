@@ -1,0 +1,49 @@
+internal import CLibgit2
+
+// Every checkout uses GIT_CHECKOUT_SAFE: local modifications are never overwritten; a clash throws `.conflict`.
+
+extension Repository {
+    /// Checks out the tree of `refs/heads/<name>` and points HEAD at that branch.
+    public func checkoutBranch(_ name: String) throws {
+        let ref = try lookupBranch(name)
+        let commit = try lookupCommit(try peelToCommit(ref))
+        try checkoutTree(of: commit)
+        try check(git_repository_set_head(pointer, ref.name), "git_repository_set_head")
+    }
+
+    /// Checks out the tree of `commit` and detaches HEAD at it.
+    public func checkoutDetached(_ commit: OID) throws {
+        let object = try lookupCommit(commit)
+        try checkoutTree(of: object)
+        var raw = commit.gitOID
+        try check(git_repository_set_head_detached(pointer, &raw), "git_repository_set_head_detached")
+    }
+
+    /// Moves a local branch forward to `commit` (`.nonFastForward` if that would lose commits); if it is HEAD, safely checks out the new tree first.
+    public func fastForward(branch: String, to commit: OID) throws {
+        let ref = try lookupBranch(branch)
+        let current = try peelToCommit(ref)
+        if current == commit { return }
+        guard try isDescendant(commit, of: current) else {
+            throw GitError(code: .nonFastForward, errorClass: "reference",
+                           message: "\(commit.short) does not contain \(branch) (\(current.short)); refusing to move it",
+                           function: "fastForward")
+        }
+        let target = try lookupCommit(commit)
+        if try check(git_branch_is_head(ref.pointer), "git_branch_is_head") == 1, !isBare {
+            try checkoutTree(of: target)
+        }
+        var raw = commit.gitOID
+        _ = ReferenceHandle(try make("git_reference_set_target") {
+            git_reference_set_target(&$0, ref.pointer, &raw, "fast-forward \(branch) to \(commit.short)")
+        }, owner: self)
+    }
+
+    /// Writes the tree of a commit to the work tree and index with the SAFE strategy, relative to HEAD.
+    func checkoutTree(of commit: ObjectHandle) throws(GitError) {
+        var options = git_checkout_options()
+        try check(git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION)), "git_checkout_options_init")
+        options.checkout_strategy = GIT_CHECKOUT_SAFE.rawValue
+        try check(git_checkout_tree(pointer, commit.pointer, &options), "git_checkout_tree")
+    }
+}

@@ -1,0 +1,121 @@
+internal import CLibgit2
+
+/// Which tags a fetch brings along.
+public enum TagDownload: Sendable {
+    /// Tags pointing at fetched commits (git's default).
+    case auto
+    /// Every tag of the remote.
+    case all
+    /// No tags beyond what the refspecs name.
+    case none
+}
+
+/// How `Repository.fetch` behaves.
+public struct FetchOptions {
+    /// Delete remote-tracking refs that no longer exist on the remote (false leaves it to `fetch.prune` config).
+    public var prune = false
+    public var downloadTags: TagDownload = .auto
+    /// Download progress; return false to cancel (the error code is then `.user`).
+    public var progress: ((TransferProgress) -> Bool)? = nil
+
+    public init(prune: Bool = false, downloadTags: TagDownload = .auto, progress: ((TransferProgress) -> Bool)? = nil) {
+        self.prune = prune
+        self.downloadTags = downloadTags
+        self.progress = progress
+    }
+}
+
+/// How `Repository.push` behaves.
+public struct PushOptions {
+    /// Upload progress (current objects, total objects, bytes); return false to cancel.
+    public var progress: ((Int, Int, Int) -> Bool)? = nil
+
+    public init(progress: ((Int, Int, Int) -> Bool)? = nil) {
+        self.progress = progress
+    }
+}
+
+/// The remote's answer for one pushed reference.
+public struct PushResult: Sendable, Equatable {
+    /// The remote reference name, e.g. "refs/heads/main".
+    public var ref: String
+    /// nil when the remote accepted the update, otherwise its reason for rejecting it.
+    public var error: String?
+
+    public init(ref: String, error: String?) {
+        self.ref = ref
+        self.error = error
+    }
+}
+
+extension Repository {
+    /// The configured remote names, sorted.
+    public func remoteNames() throws -> [String] {
+        var array = git_strarray()
+        try check(git_remote_list(&array, pointer), "git_remote_list")
+        return takeStrarray(&array).sorted()
+    }
+
+    /// The fetch URL of a remote; nil when the remote does not exist.
+    public func remoteURL(_ name: String) throws -> String? {
+        guard let remote = try nilIfNotFound({ () throws(GitError) in try lookupRemote(name) }) else { return nil }
+        return git_remote_url(remote.pointer).map { String(cString: $0) }
+    }
+
+    /// Adds a remote with git's default fetch refspec; throws `.exists` when the name is taken.
+    public func addRemote(_ name: String, url: String) throws {
+        _ = RemoteHandle(try make("git_remote_create") { git_remote_create(&$0, pointer, name, url) }, owner: self)
+    }
+
+    /// Changes the URL of an existing remote; throws `.notFound` when there is no such remote.
+    public func setRemoteURL(_ name: String, url: String) throws {
+        _ = try lookupRemote(name)
+        try check(git_remote_set_url(pointer, name, url), "git_remote_set_url")
+    }
+
+    /// Fetches from a remote and updates remote-tracking refs; empty `refspecs` uses the remote's configured ones.
+    public func fetch(remote: String, refspecs: [String] = [], options: FetchOptions = FetchOptions()) throws {
+        let handle = try lookupRemote(remote)
+        var fetchOptions = git_fetch_options()
+        try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
+        fetchOptions.prune = options.prune ? GIT_FETCH_PRUNE : GIT_FETCH_PRUNE_UNSPECIFIED
+        switch options.downloadTags {
+        case .auto: fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_AUTO
+        case .all: fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL
+        case .none: fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        }
+        let box = RemoteCallbacksBox(transferProgress: options.progress)
+        box.install(into: &fetchOptions.callbacks)
+        try box.run { () throws(GitError) in
+            if refspecs.isEmpty {
+                try check(git_remote_fetch(handle.pointer, nil, &fetchOptions, nil), "git_remote_fetch")
+            } else {
+                try withStrarray(refspecs) { (array) throws(GitError) in
+                    try check(git_remote_fetch(handle.pointer, array, &fetchOptions, nil), "git_remote_fetch")
+                }
+            }
+        }
+    }
+
+    /// Pushes `refspecs` (e.g. "refs/heads/main:refs/heads/main", "+…" to force); the remote's per-ref rejections are returned, transport failures and client-side non-fast-forward refusals (`.nonFastForward`) are thrown.
+    public func push(remote: String, refspecs: [String], options: PushOptions = PushOptions()) throws -> [PushResult] {
+        let handle = try lookupRemote(remote)
+        var pushOptions = git_push_options()
+        try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
+        var results: [PushResult] = []
+        let box = RemoteCallbacksBox()
+        box.pushTransferProgress = options.progress
+        box.pushUpdateReference = { ref, status in results.append(PushResult(ref: ref, error: status)) }
+        box.install(into: &pushOptions.callbacks)
+        try box.run { () throws(GitError) in
+            try withStrarray(refspecs) { (array) throws(GitError) in
+                try check(git_remote_push(handle.pointer, array, &pushOptions), "git_remote_push")
+            }
+        }
+        return results
+    }
+
+    func lookupRemote(_ name: String) throws(GitError) -> RemoteHandle {
+        RemoteHandle(try make("git_remote_lookup") { git_remote_lookup(&$0, pointer, name) }, owner: self)
+    }
+}

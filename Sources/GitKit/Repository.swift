@@ -1,0 +1,101 @@
+internal import CLibgit2
+import Foundation
+
+/// An open git repository; owns its `git_repository` handle and must stay on one thread at a time.
+public final class Repository {
+    let pointer: OpaquePointer
+
+    private init(pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        git_repository_free(pointer)
+    }
+
+    /// Opens the repository at a work tree or `.git` directory without searching parent directories.
+    public static func open(_ path: String) throws -> Repository {
+        GitKit.ensureInitialized()
+        let pointer = try make("git_repository_open_ext") {
+            git_repository_open_ext(&$0, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil)
+        }
+        return Repository(pointer: pointer)
+    }
+
+    /// Finds the repository containing `path` by walking up like git does; nil when there is none.
+    public static func discover(from path: String) throws -> Repository? {
+        GitKit.ensureInitialized()
+        let pointer = try nilIfNotFound { () throws(GitError) in
+            try make("git_repository_open_ext") { git_repository_open_ext(&$0, path, 0, nil) }
+        }
+        return pointer.map { Repository(pointer: $0) }
+    }
+
+    /// Creates a new repository (making missing directories); throws `.exists` when one is already there.
+    public static func create(at path: String, bare: Bool = false, initialBranch: String? = nil) throws -> Repository {
+        GitKit.ensureInitialized()
+        var options = git_repository_init_options()
+        try check(git_repository_init_options_init(&options, UInt32(GIT_REPOSITORY_INIT_OPTIONS_VERSION)),
+                  "git_repository_init_options_init")
+        options.flags = GIT_REPOSITORY_INIT_MKPATH.rawValue | GIT_REPOSITORY_INIT_NO_REINIT.rawValue
+        if bare { options.flags |= GIT_REPOSITORY_INIT_BARE.rawValue }
+        let pointer = try withOptionalCString(initialBranch) { (branch) throws(GitError) in
+            options.initial_head = branch
+            return try make("git_repository_init_ext") { git_repository_init_ext(&$0, path, &options) }
+        }
+        return Repository(pointer: pointer)
+    }
+
+    /// Wraps a handle that a libgit2 call (e.g. `git_clone`) produced.
+    static func adopt(_ pointer: OpaquePointer) -> Repository {
+        Repository(pointer: pointer)
+    }
+
+    /// True when `path` is a work tree with a `.git` directory or gitfile, or is itself a git directory.
+    public static func isRepository(_ path: String) -> Bool {
+        GitKit.ensureInitialized()
+        return git_repository_open_ext(nil, path, GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue, nil) == 0
+    }
+
+    /// The work tree directory without a trailing slash; nil for a bare repository.
+    public var workdir: String? {
+        git_repository_workdir(pointer).map { String(cString: $0).withoutTrailingSlash }
+    }
+
+    /// The git directory (`.git` or the bare repository itself) without a trailing slash.
+    public var gitDir: String {
+        String(cString: git_repository_path(pointer)).withoutTrailingSlash
+    }
+
+    /// Whether the repository has no work tree.
+    public var isBare: Bool {
+        git_repository_is_bare(pointer) == 1
+    }
+
+    /// Reads a config value as git sees it for this repository (local, then global, XDG and system); nil when unset.
+    public func configString(_ key: String) throws -> String? {
+        let config = ConfigHandle(try make("git_repository_config_snapshot") { git_repository_config_snapshot(&$0, pointer) },
+                                  owner: self)
+        return try nilIfNotFound { () throws(GitError) -> String in
+            var buf = git_buf()
+            try check(git_config_get_string_buf(&buf, config.pointer, key), "git_config_get_string_buf")
+            return takeBuf(&buf)
+        }
+    }
+}
+
+/// Lends an optional C string to `body` (NULL for nil).
+@discardableResult
+func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CChar>?) throws(GitError) -> T) throws(GitError) -> T {
+    guard let string else { return try body(nil) }
+    let result = string.withCString { pointer in Result { () throws(GitError) -> T in try body(pointer) } }
+    return try result.get()
+}
+
+extension String {
+    var withoutTrailingSlash: String {
+        var text = self
+        while text.count > 1 && text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+}
