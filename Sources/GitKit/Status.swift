@@ -24,13 +24,17 @@ public struct StatusSummary: Sendable, Equatable {
 
 extension Repository {
     /// Summarises the work tree and index; a file staged and modified again counts in both.
-    public func status() throws -> StatusSummary {
+    /// `paths` (relative to the work tree) limits it to those files or folders, e.g. a directory module.
+    public func status(paths: [String] = []) throws -> StatusSummary {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
-        let list = StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
+        let list = try withStrarray(paths) { pathspec throws(GitError) in
+            options.pathspec = pathspec.pointee
+            return StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
                                     owner: self)
+        }
         let stagedMask = GIT_STATUS_INDEX_NEW.rawValue | GIT_STATUS_INDEX_MODIFIED.rawValue
             | GIT_STATUS_INDEX_DELETED.rawValue | GIT_STATUS_INDEX_RENAMED.rawValue | GIT_STATUS_INDEX_TYPECHANGE.rawValue
         let modifiedMask = GIT_STATUS_WT_MODIFIED.rawValue | GIT_STATUS_WT_DELETED.rawValue

@@ -90,7 +90,7 @@ public enum ModKitCLI {
 
     private static func unknownCommand(_ name: String, console: Console) -> ExitStatus {
         var message = "unknown command '\(name)'"
-        if let suggestion = Suggestion.closest(to: name, among: Registry.commands.map(\.spec.name)) {
+        if let suggestion = DidYouMean.suggestion(for: name, among: Registry.commands.map { $0.spec.name }) {
             message += " (did you mean '\(suggestion)'?)"
         }
         console.error(message)

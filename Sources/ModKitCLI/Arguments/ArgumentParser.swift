@@ -117,7 +117,7 @@ struct ArgumentParser {
 
     private func unknownOption(_ option: String) -> UsageError {
         let names = options.flatMap { spec in ["--\(spec.long)"] + (spec.short.map { ["-\($0)"] } ?? []) }
-        if let suggestion = Suggestion.closest(to: option, among: names) {
+        if let suggestion = DidYouMean.suggestion(for: option, among: names) {
             return UsageError("unknown option '\(option)' (did you mean '\(suggestion)'?)")
         }
         return UsageError("unknown option '\(option)'")

@@ -29,7 +29,7 @@ enum ListCommand: Command {
             let version = VersionReader.read(module: module, in: manifest)
             return Entry(
                 name: module.name, kind: module.kind, path: module.path, url: manifest.url(of: module),
-                revision: manifest.revision(of: module), version: version.version?.description ?? version.raw,
+                revision: module.kind == .repository ? manifest.revision(of: module) : nil, version: version.version?.description ?? version.raw,
                 versionSource: version.source.label, groups: module.groups
             )
         }
@@ -44,7 +44,7 @@ enum ListCommand: Command {
             table.add([
                 entry.name, entry.kind.rawValue, entry.path,
                 entry.url ?? style.dim("(manifest repository)"),
-                entry.revision ?? style.dim("(remote default)"),
+                entry.revision ?? style.dim(entry.kind == .repository ? "(remote default)" : "-"),
                 entry.version ?? style.dim("-"),
             ])
         }

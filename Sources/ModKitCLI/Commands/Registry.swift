@@ -1,10 +1,12 @@
 /// Every subcommand modkit knows, in the order `modkit --help` lists them.
 enum Registry {
-    static let commands: [any Command.Type] = [
-        InitCommand.self,
-        ListCommand.self,
-        StatusCommand.self,
-    ]
+    static var commands: [any Command.Type] {
+        [
+            InitCommand.self,
+            ListCommand.self,
+            StatusCommand.self,
+        ]
+    }
 
     static func command(named name: String) -> (any Command.Type)? {
         commands.first { $0.spec.name == name }

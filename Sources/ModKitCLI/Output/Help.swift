@@ -1,9 +1,10 @@
 /// Renders `modkit --help` and each command's `--help`.
 enum Help {
     static func overview() -> String {
-        let width = (Registry.commands.map(\.spec.name.count).max() ?? 0) + 2
-        let commands = Registry.commands.map { command in
-            "  " + command.spec.name.padding(toLength: width, withPad: " ", startingAt: 0) + command.spec.summary
+        let width = (Registry.commands.map { $0.spec.name.count }.max() ?? 0) + 2
+        let entries = Registry.commands.map { ($0.spec.name, $0.spec.summary) } + [("help", "Show help for a command")]
+        let commands = entries.map { name, summary in
+            "  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + summary
         }
         return """
         OVERVIEW: modkit manages the modules of a product — many git repositories listed in a
@@ -13,7 +14,6 @@ enum Help {
 
         COMMANDS:
         \(commands.joined(separator: "\n"))
-          help        Show help for a command
 
         GLOBAL OPTIONS:
         \(optionLines(GlobalOptions.specs))
