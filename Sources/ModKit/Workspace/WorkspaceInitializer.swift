@@ -28,11 +28,7 @@ public enum WorkspaceInitializer {
         let manifest = try ManifestLoader.parse(text: text, file: file, displayPath: ManifestLoader.fileName)
         try AtomicFile.write(Data(text.utf8), to: file)
 
-        let privateState = root.appendingPathComponent(".modkit/.gitignore")
-        if !FileManager.default.fileExists(atPath: privateState.path) {
-            try FileManager.default.createDirectory(at: privateState.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AtomicFile.write(Data("# modkit's private state; snapshots/ is committed.\n/lock\n/release/\n".utf8), to: privateState)
-        }
+        try PrivateState.prepare(root.appendingPathComponent(".modkit", isDirectory: true))
 
         var ignored: [String] = []
         if Repository.isRepository(root.path) {

@@ -1,0 +1,249 @@
+import Foundation
+import GitKit
+
+/// Brings one repository module to its manifest revision: clones it when missing, otherwise fetches
+/// and moves it only when no local work can be lost.
+struct ModuleSyncer {
+    let module: Module
+    let directory: URL
+    let url: String
+    let remote: String
+    let revision: String?
+    /// The `<date>` part of backup refs, the same for every module of one run.
+    let backupStamp: String
+    let observe: @Sendable (SyncEvent) -> Void
+
+    func run() -> ModuleSyncResult {
+        observe(.started(module: module.name))
+        var result: ModuleSyncResult
+        do {
+            result = try FileManager.default.fileExists(atPath: directory.path) && !isEmptyDirectory(directory)
+                ? update()
+                : clone()
+        } catch {
+            result = self.result(.failed, "\(Self.describe(error))")
+            result.error = Self.describe(error)
+        }
+        observe(.finished(result))
+        return result
+    }
+
+    private func result(_ outcome: ModuleSyncResult.Outcome, _ detail: String) -> ModuleSyncResult {
+        ModuleSyncResult(name: module.name, path: module.path, outcome: outcome, detail: detail)
+    }
+
+    private var progress: (TransferProgress) -> Bool {
+        let observe = self.observe
+        let name = module.name
+        return { transfer in
+            observe(.transfer(module: name, transfer))
+            return true
+        }
+    }
+
+    // MARK: Clone
+
+    /// Clones into a hidden staging directory beside the target and renames it into place only when
+    /// complete, so an interrupted sync never leaves a half-cloned module behind.
+    private func clone() throws -> ModuleSyncResult {
+        let staging = try CloneStaging.prepare(for: directory)
+        do {
+            let target: RevisionTarget
+            do {
+                let repository: Repository
+                if remote == "origin" {
+                    repository = try Repository.clone(url: url, to: staging.path, options: CloneOptions(progress: progress))
+                } else {
+                    repository = try Repository.create(at: staging.path)
+                    try repository.addRemote(remote, url: url)
+                    try repository.fetch(remote: remote, options: FetchOptions(downloadTags: .all, progress: progress))
+                }
+                target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
+                try placeFreshClone(repository, at: target)
+            }
+            try CloneStaging.publish(staging, to: directory)
+            var done = result(.cloned, "cloned \(target.label) at \(target.commit.short)")
+            done.commit = target.commit.hex
+            return done
+        } catch {
+            CloneStaging.discard(staging)
+            throw error
+        }
+    }
+
+    /// Puts a new clone at its target and drops the default branch the clone made if it is not the target.
+    private func placeFreshClone(_ repository: Repository, at target: RevisionTarget) throws {
+        let initial = try repository.head()
+        switch target {
+        case .branch(let name, let commit):
+            if case .branch(name, _) = initial {
+                try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
+                return
+            }
+            try repository.createBranch(name, at: commit, force: true)
+            try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
+            try repository.checkoutBranch(name)
+        case .tag(_, let commit), .commit(let commit):
+            try repository.checkoutDetached(commit)
+        }
+        if case .branch(let made, _) = initial, made != target.branchName {
+            try repository.deleteReference("refs/heads/\(made)")
+        }
+    }
+
+    // MARK: Update
+
+    private func update() throws -> ModuleSyncResult {
+        guard Repository.isRepository(directory.path) else {
+            throw ModKitError("\(module.path) exists but is not a git repository", hint: "move it away, then run modkit sync again")
+        }
+        let repository = try Repository.open(directory.path)
+        var notes: [String] = []
+        switch try repository.remoteURL(remote) {
+        case nil:
+            try repository.addRemote(remote, url: url)
+            notes.append("added remote '\(remote)'")
+        case let current? where current != url:
+            try repository.setRemoteURL(remote, url: url)
+            notes.append("remote '\(remote)' now points at the manifest url (was \(Redact.url(current)))")
+        default:
+            break
+        }
+        try repository.fetch(remote: remote, options: FetchOptions(downloadTags: .all, progress: progress))
+        let target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
+        var outcome = try move(repository, to: target)
+        if !notes.isEmpty { outcome.detail += "; " + notes.joined(separator: "; ") }
+        return outcome
+    }
+
+    /// Moves HEAD to the target when that loses nothing; otherwise explains why it stays.
+    private func move(_ repository: Repository, to target: RevisionTarget) throws -> ModuleSyncResult {
+        let head = try repository.head()
+        let dirty = !(try repository.status().isClean)
+        var outcome: ModuleSyncResult
+
+        switch (target, head) {
+        case (.branch(let name, let commit), .branch(let current, let local)) where current == name:
+            if try repository.upstream(ofBranch: name) == nil {
+                try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
+            }
+            if local == commit {
+                outcome = result(.upToDate, "up to date on \(name)" + (dirty ? " (with local changes)" : ""))
+            } else if try repository.isDescendant(commit, of: local) {
+                if dirty { return kept("local changes; \(remote)/\(name) has new commits", commit: local) }
+                let count = try repository.aheadBehind(local: local, upstream: commit).behind
+                try repository.fastForward(branch: name, to: commit)
+                outcome = result(.updated, "fast-forwarded \(name) by \(count) commit\(count == 1 ? "" : "s")")
+                outcome.previousCommit = local.hex
+            } else if try repository.isDescendant(local, of: commit) {
+                let ahead = try repository.aheadBehind(local: local, upstream: commit).ahead
+                outcome = result(.upToDate, "\(name) is \(ahead) commit\(ahead == 1 ? "" : "s") ahead of \(remote)/\(name) (not pushed)")
+                outcome.commit = local.hex
+                return outcome
+            } else {
+                return kept("local commits on \(name) diverge from \(remote)/\(name)", commit: local)
+            }
+
+        case (.branch(let name, let commit), .branch(let current, let local))
+            where try repository.upstream(ofBranch: current) == nil:
+            // A topic branch (e.g. from `modkit start`) stays checked out; the manifest branch follows in the background.
+            let note = try advanceInBackground(repository, branch: name, to: commit)
+            outcome = result(.upToDate, "on topic branch \(current); \(note)")
+            outcome.commit = local.hex
+            return outcome
+
+        case (.branch(let name, let commit), _):
+            if dirty { return kept("local changes", commit: head.commit) }
+            if let existing = try repository.branchTarget(name), existing != commit {
+                guard try repository.isDescendant(commit, of: existing) else {
+                    return kept("local branch \(name) diverges from \(remote)/\(name)", commit: head.commit)
+                }
+            }
+            outcome = result(.updated, "switched to \(name)")
+            outcome.backup = try backupIfUnreachable(repository, head: head)
+            try repository.createBranch(name, at: commit, force: true)
+            try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
+            try repository.checkoutBranch(name)
+            outcome.previousCommit = head.commit?.hex
+
+        case (.tag(_, let commit), _), (.commit(let commit), _):
+            if case .detached(commit) = head {
+                outcome = result(.upToDate, "detached at \(target.label)" + (dirty ? " (with local changes)" : ""))
+                break
+            }
+            if dirty { return kept("local changes", commit: head.commit) }
+            outcome = result(.updated, "detached at \(target.label)")
+            outcome.backup = try backupIfUnreachable(repository, head: head)
+            try repository.checkoutDetached(commit)
+            outcome.previousCommit = head.commit?.hex
+        }
+        outcome.commit = target.commit.hex
+        if let backup = outcome.backup { outcome.detail += "; saved the old HEAD as \(backup)" }
+        return outcome
+    }
+
+    private func kept(_ reason: String, commit: OID?) -> ModuleSyncResult {
+        var outcome = result(.kept, "kept: \(reason)")
+        outcome.commit = commit?.hex
+        return outcome
+    }
+
+    /// Moves or creates the local manifest branch without touching HEAD, when that is a fast-forward.
+    private func advanceInBackground(_ repository: Repository, branch: String, to commit: OID) throws -> String {
+        guard let existing = try repository.branchTarget(branch) else {
+            try repository.createBranch(branch, at: commit)
+            try repository.setUpstream(branch: branch, to: "\(remote)/\(branch)")
+            return "created \(branch)"
+        }
+        if existing == commit { return "\(branch) up to date" }
+        guard try repository.isDescendant(commit, of: existing) else { return "\(branch) has local commits; left as is" }
+        try repository.fastForward(branch: branch, to: commit)
+        return "fast-forwarded \(branch)"
+    }
+
+    /// Saves a detached HEAD that no ref reaches under `refs/modkit/backup/<date>/HEAD` before it is left.
+    private func backupIfUnreachable(_ repository: Repository, head: Head) throws -> String? {
+        guard case .detached(let commit) = head else { return nil }
+        for reference in try repository.references(withPrefix: "refs/") {
+            guard let tip = try? repository.resolveCommit(reference.name) else { continue }
+            if try tip == commit || repository.isDescendant(tip, of: commit) { return nil }
+        }
+        var name = "refs/modkit/backup/\(backupStamp)/HEAD"
+        var counter = 2
+        while try repository.reference(name) != nil {
+            name = "refs/modkit/backup/\(backupStamp)/HEAD-\(counter)"
+            counter += 1
+        }
+        try repository.setReference(name, to: commit, force: false, logMessage: "modkit sync: save detached HEAD before moving")
+        return name
+    }
+
+    private func isEmptyDirectory(_ url: URL) -> Bool {
+        (try? FileManager.default.contentsOfDirectory(atPath: url.path).isEmpty) ?? false
+    }
+
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let git as GitError: return Redact.secrets(in: git.message)
+        case let modkit as ModKitError: return modkit.message + (modkit.hint.map { " (\($0))" } ?? "")
+        default: return Redact.secrets(in: "\(error)")
+        }
+    }
+}
+
+extension RevisionTarget {
+    var branchName: String? {
+        if case .branch(let name, _) = self { return name }
+        return nil
+    }
+}
+
+extension Head {
+    var commit: OID? {
+        switch self {
+        case .branch(_, let commit): return commit
+        case .detached(let commit): return commit
+        case .unborn: return nil
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import GitKit
+
+/// What `modkit sync` did to one module.
+public struct ModuleSyncResult: Sendable, Codable, Equatable {
+    public enum Outcome: String, Sendable, Codable {
+        case cloned
+        case updated
+        case upToDate = "up to date"
+        /// Fetched but not moved, to protect local work.
+        case kept
+        case failed
+        /// Not a repository module (directory modules come with the manifest repository).
+        case skipped
+    }
+
+    public var name: String
+    public var path: String
+    public var outcome: Outcome
+    /// One line for people: "fast-forwarded develop by 3 commits", "kept: local changes", …
+    public var detail: String
+    /// The commit checked out afterwards.
+    public var commit: String?
+    /// The commit checked out before, when it changed.
+    public var previousCommit: String?
+    /// A `refs/modkit/backup/…` ref that now holds commits the move would have left unreachable.
+    public var backup: String?
+    public var error: String?
+
+    /// Whether this result makes `modkit sync` exit 1.
+    public var isProblem: Bool { outcome == .kept || outcome == .failed }
+}
+
+/// Progress events from a running sync; delivered on worker threads.
+public enum SyncEvent: Sendable {
+    case started(module: String)
+    case transfer(module: String, TransferProgress)
+    case finished(ModuleSyncResult)
+}

@@ -1,0 +1,51 @@
+import Foundation
+import GitKit
+
+/// `modkit sync`: every selected repository module brought to its manifest revision, in parallel.
+public enum Syncer {
+    /// Syncs `modules` with at most `jobs` at once; one module's failure never stops the others.
+    /// Directory modules are reported as skipped: they come with the manifest repository.
+    public static func sync(
+        _ modules: [Module],
+        in workspace: Workspace,
+        jobs: Int,
+        observe: @escaping @Sendable (SyncEvent) -> Void = { _ in }
+    ) -> [ModuleSyncResult] {
+        let manifest = workspace.manifest
+        let stamp = backupStamp(Date())
+        return Parallel.map(modules, jobs: jobs) { module in
+            guard module.kind == .repository, let url = manifest.url(of: module) else {
+                let result = ModuleSyncResult(name: module.name, path: module.path, outcome: .skipped,
+                                              detail: "directory module (comes with the manifest repository)")
+                observe(.finished(result))
+                return result
+            }
+            let syncer = ModuleSyncer(
+                module: module, directory: manifest.directory(of: module), url: url,
+                remote: manifest.defaults.remote, revision: manifest.revision(of: module),
+                backupStamp: stamp, observe: observe
+            )
+            return syncer.run()
+        }
+    }
+
+    /// Adds module repositories that the manifest repository does not ignore yet to its `.gitignore`,
+    /// so the manifest repository stays clean. Returns the paths added.
+    @discardableResult
+    public static func ignoreModuleRepositories(in workspace: Workspace) throws -> [String] {
+        let root = workspace.root
+        guard Repository.isRepository(root.path), let repository = try? Repository.open(root.path) else { return [] }
+        let paths = try workspace.manifest.modules.filter { $0.kind == .repository }.map(\.path).filter { path in
+            !(try repository.isIgnored(path + "/"))
+        }
+        return try GitIgnore.add(paths, to: root.appendingPathComponent(".gitignore"))
+    }
+
+    static func backupStamp(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: date)
+    }
+}
