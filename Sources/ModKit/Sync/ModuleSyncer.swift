@@ -21,8 +21,8 @@ struct ModuleSyncer {
                 ? update()
                 : clone()
         } catch {
-            result = self.result(.failed, "\(Self.describe(error))")
-            result.error = Self.describe(error)
+            result = self.result(.failed, "\(ErrorText.describe(error))")
+            result.error = ErrorText.describe(error)
         }
         observe(.finished(result))
         return result
@@ -220,14 +220,6 @@ struct ModuleSyncer {
 
     private func isEmptyDirectory(_ url: URL) -> Bool {
         (try? FileManager.default.contentsOfDirectory(atPath: url.path).isEmpty) ?? false
-    }
-
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case let git as GitError: return Redact.secrets(in: git.message)
-        case let modkit as ModKitError: return modkit.message + (modkit.hint.map { " (\($0))" } ?? "")
-        default: return Redact.secrets(in: "\(error)")
-        }
     }
 }
 

@@ -6,6 +6,8 @@ enum Registry {
             ListCommand.self,
             StatusCommand.self,
             SyncCommand.self,
+            ForallCommand.self,
+            StartCommand.self,
         ]
     }
 

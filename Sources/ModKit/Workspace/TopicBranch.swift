@@ -1,0 +1,82 @@
+import Foundation
+import GitKit
+
+/// What `modkit start` did in one repository.
+public struct StartResult: Sendable, Codable, Equatable {
+    public enum Outcome: String, Sendable, Codable {
+        case created
+        /// The branch already pointed at the current commit and is now checked out.
+        case switched
+        case alreadyOn = "already on it"
+        case failed
+        case skipped
+    }
+
+    public var name: String
+    public var path: String
+    public var outcome: Outcome
+    public var detail: String
+
+    public var failed: Bool { outcome == .failed }
+}
+
+/// `modkit start BRANCH`: a topic branch from the current commit in each selected repository.
+public enum TopicBranch {
+    public static func start(_ branch: String, in modules: [Module], workspace: Workspace, jobs: Int) -> [StartResult] {
+        let manifest = workspace.manifest
+        // Directory modules share the manifest repository: start the branch there once.
+        var targets: [(name: String, path: String, directory: URL)] = modules.filter { $0.kind == .repository }.map {
+            ($0.name, $0.path, manifest.directory(of: $0))
+        }
+        if modules.contains(where: { $0.kind == .directory }) {
+            targets.append(("(manifest repository)", ".", manifest.root))
+        }
+        return Parallel.map(targets.map { Target(name: $0.name, path: $0.path, directory: $0.directory) }, jobs: jobs) { target in
+            start(branch, target: target)
+        }
+    }
+
+    struct Target: Sendable {
+        var name: String
+        var path: String
+        var directory: URL
+    }
+
+    static func start(_ branch: String, target: Target) -> StartResult {
+        var result = StartResult(name: target.name, path: target.path, outcome: .failed, detail: "")
+        guard FileManager.default.fileExists(atPath: target.directory.path) else {
+            result.outcome = .skipped
+            result.detail = "not cloned"
+            return result
+        }
+        do {
+            let repository = try Repository.open(target.directory.path)
+            guard let commit = try repository.head().commit else {
+                result.detail = "no commit to start from"
+                return result
+            }
+            if case .branch(branch, _) = try repository.head() {
+                result.outcome = .alreadyOn
+                result.detail = "already on \(branch)"
+                return result
+            }
+            if let existing = try repository.branchTarget(branch) {
+                guard existing == commit else {
+                    result.detail = "branch \(branch) already exists at \(existing.short), not at the current commit \(commit.short)"
+                    return result
+                }
+                try repository.checkoutBranch(branch)
+                result.outcome = .switched
+                result.detail = "switched to existing \(branch) at \(commit.short)"
+                return result
+            }
+            try repository.createBranch(branch, at: commit)
+            try repository.checkoutBranch(branch)
+            result.outcome = .created
+            result.detail = "created \(branch) at \(commit.short)"
+        } catch {
+            result.detail = ErrorText.describe(error)
+        }
+        return result
+    }
+}
