@@ -82,6 +82,26 @@ import Testing
         #expect(!Repository.isRepository(destination))
     }
 
+    /// Repositories are per-thread handles; separate ones may be used on separate threads at once.
+    @Test func concurrentClonesOnSeparateTasks() async throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let fixture = try RemoteFixture(in: sandbox)
+        let url = fixture.fileURL
+        let base = sandbox.path
+        let heads = try await withThrowingTaskGroup(of: OID.self) { group in
+            for index in 0..<4 {
+                group.addTask {
+                    let repo = try Repository.clone(url: url, to: base + "/parallel-\(index)")
+                    _ = try repo.status()
+                    return try repo.resolveCommit("HEAD")
+                }
+            }
+            return try await group.reduce(into: [OID]()) { $0.append($1) }
+        }
+        #expect(heads == Array(repeating: fixture.c3, count: 4))
+    }
+
     @Test func cloneOfAMissingSourceThrowsNamingThePath() throws {
         let sandbox = try Sandbox()
         defer { sandbox.cleanup() }

@@ -49,6 +49,21 @@ import Testing
         #expect(try repo.tag("v1.0")?.commit == fixture.c2)
     }
 
+    @Test func fetchCancelledThroughProgressIsUser() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let fixture = try RemoteFixture(in: sandbox)
+        let repo = try Repository.clone(url: fixture.fileURL, to: sandbox.at("clone"))
+        let newer = try fixture.pushNewCommit(in: sandbox, file: "new.txt", content: "new\n", message: "New")
+        let error = expectGitError(.user) {
+            try repo.fetch(remote: "origin", options: FetchOptions(progress: { _ in false }))
+        }
+        #expect(error?.function == "git_remote_fetch")
+        #expect(try repo.remoteBranchTarget(remote: "origin", branch: "main") == fixture.c3)
+        try repo.fetch(remote: "origin")
+        #expect(try repo.remoteBranchTarget(remote: "origin", branch: "main") == newer)
+    }
+
     @Test func fetchFromAMissingRemoteNameIsNotFound() throws {
         let sandbox = try Sandbox()
         defer { sandbox.cleanup() }
