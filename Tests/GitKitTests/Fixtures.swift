@@ -30,6 +30,7 @@ struct TestEnvironment: Sendable {
             """
         try! config.write(toFile: gitconfig, atomically: true, encoding: .utf8)
         try! GitKit.setConfigSearchPath(global: home, xdg: empty, system: empty)
+        atexit { try? FileManager.default.removeItem(atPath: TestEnvironment.shared.root) }
     }
 }
 
