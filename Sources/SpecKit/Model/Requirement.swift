@@ -43,6 +43,15 @@ public struct Requirement: Sendable, Hashable {
     /// Whether the requirement is pinned (exact or a revision).
     public var isPinned: Bool { constraint.isPinned }
 
+    /// Whether pinning to `version` changes this requirement: loose ones and stale exact ones do, revisions do not.
+    public func needsPin(to version: String) -> Bool {
+        switch constraint {
+        case .exact(let current): return current != version
+        case .revision: return false
+        case .range, .branch, .path, .unconstrained: return true
+        }
+    }
+
     /// A lowercased key for matching a requirement to a module: the root pod name, the package identity, or the Cartfile repository name.
     public var identity: String {
         switch fileKind {
@@ -52,7 +61,8 @@ public struct Requirement: Sendable, Hashable {
             if origin == .registry { return name.lowercased() }
             return packageIdentity(forLocation: name)
         case .cartfile:
-            return packageIdentity(forLocation: name)
+            let identity = packageIdentity(forLocation: name)
+            return origin == .binary && identity.hasSuffix(".json") ? String(identity.dropLast(5)) : identity
         }
     }
 

@@ -41,10 +41,12 @@ public enum SpecRewriter {
     }
 
     /// Reads `text` and pins every requirement whose dependency appears in `versions` (keyed by module name, pod name, identity or URL).
+    ///
+    /// Requirements already pinned (an exact version equal to the one asked, or a revision) are not requested.
     public static func plan(_ text: String, kind: SpecFileKind, versions: [String: String]) throws -> RewritePlan {
         let requirements = try SpecReader.read(text, kind: kind)
         let pins = requirements.compactMap { requirement -> PinRequest? in
-            guard let version = version(for: requirement, in: versions) else { return nil }
+            guard let version = version(for: requirement, in: versions), requirement.needsPin(to: version) else { return nil }
             return PinRequest(requirement: requirement, version: version)
         }
         return try plan(text, pins: pins)

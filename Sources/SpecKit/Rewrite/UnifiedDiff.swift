@@ -38,28 +38,26 @@ private func range(_ zeroBasedStart: Int, _ count: Int) -> String {
     return count == 0 ? "\(zeroBasedStart),0" : "\(zeroBasedStart + 1),\(count)"
 }
 
-private func line(_ marker: String, _ text: Substring) -> String {
-    text.hasSuffix("\n") ? marker + text : marker + text + "\n\\ No newline at end of file\n"
+/// One line of the diff output; lines are bytes so that comparison is byte-exact, not Unicode-equivalent.
+private func line(_ marker: String, _ bytes: ArraySlice<UInt8>) -> String {
+    let text = String(decoding: bytes, as: UTF8.self)
+    return bytes.last == UInt8(ascii: "\n") ? marker + text : marker + text + "\n\\ No newline at end of file\n"
 }
 
-private func splitLines(_ text: String) -> [Substring] {
-    var lines: [Substring] = []
-    var start = text.startIndex
-    var index = text.utf8.startIndex
-    while index != text.utf8.endIndex {
-        let next = text.utf8.index(after: index)
-        if text.utf8[index] == UInt8(ascii: "\n") {
-            lines.append(text[start..<next])
-            start = next
-        }
-        index = next
+private func splitLines(_ text: String) -> [ArraySlice<UInt8>] {
+    let bytes = Array(text.utf8)
+    var lines: [ArraySlice<UInt8>] = []
+    var start = 0
+    for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+        lines.append(bytes[start...index])
+        start = index + 1
     }
-    if start != text.endIndex { lines.append(text[start...]) }
+    if start < bytes.count { lines.append(bytes[start...]) }
     return lines
 }
 
 /// Diffs two line arrays: common prefix and suffix first, then a longest common subsequence of the middle.
-private func diffOperations(_ old: [Substring], _ new: [Substring]) -> [DiffOperation] {
+private func diffOperations(_ old: [ArraySlice<UInt8>], _ new: [ArraySlice<UInt8>]) -> [DiffOperation] {
     var prefix = 0
     while prefix < old.count && prefix < new.count && old[prefix] == new[prefix] { prefix += 1 }
     var suffix = 0

@@ -80,8 +80,11 @@ struct RubyDependency {
             let index = argument.tokenIndices[0]
             let nextIndex = versions[offset + 1].tokenIndices[0]
             let between = tokens[(index + 1)..<nextIndex]
-            if between.contains(where: { $0.kind == .comment }), let comma = between.first(where: { $0.isPunct(",") }) {
-                deletions.append(argument.range.lowerBound..<comma.range.upperBound)
+            if between.contains(where: { $0.kind == .comment }), let comma = between.firstIndex(where: { $0.isPunct(",") }) {
+                // Keep a comment after the comma where it is: delete up to it, not through it.
+                let after = comma + 1 < nextIndex ? tokens[comma + 1] : nil
+                let end = after?.kind == .comment ? after!.range.lowerBound : tokens[comma].range.upperBound
+                deletions.append(argument.range.lowerBound..<end)
             } else {
                 deletions.append(argument.range.lowerBound..<tokens[nextIndex].range.lowerBound)
             }
