@@ -69,4 +69,30 @@ import Testing
             #expect(checked > 0 || plan.rewritten.isEmpty, "\(golden.name): Ruby recorded none of the pinned dependencies")
         }
     }
+
+    /// Every rewritten Podfile of the corpus, evaluated by Ruby with a stand-in DSL, asks for exactly the pinned versions.
+    @Test func rewrittenPodfilesDeclareExactVersions() throws {
+        try #require(ProcessRunner.isAvailable("ruby"), "ruby is missing: run `apt-get install -y ruby` (scripts/test.sh installs it)")
+        let stub = GoldenCase.root.deletingLastPathComponent().appendingPathComponent("Ruby/podfile_stub.rb")
+        let cases = GoldenCase.all().filter { $0.kind == .podfile }
+        #expect(cases.count >= 4)
+        for golden in cases {
+            let plan = try SpecRewriter.plan(try golden.input(), kind: golden.kind, versions: golden.versions)
+            let directory = try ProcessRunner.temporaryDirectory(golden.name)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let file = directory.appendingPathComponent("Podfile")
+            try Data(plan.newText.utf8).write(to: file)
+            let output = try ProcessRunner.run(["ruby", "-r", stub.path, file.path])
+            try #require(output.status == 0, "ruby failed for \(golden.name): \(output.stderr)")
+            let recorded = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
+            #expect(recorded.count == (try SpecReader.read(plan.newText, kind: .podfile)).count, "\(golden.name): \(recorded)")
+            for pin in plan.rewritten {
+                let matching = recorded.filter { $0["name"] as? String == pin.requirement.name }
+                #expect(!matching.isEmpty, "\(golden.name): \(pin.requirement.name) not declared")
+                for dependency in matching {
+                    #expect(dependency["requirements"] as? [String] == [pin.version], "\(golden.name): \(dependency)")
+                }
+            }
+        }
+    }
 }
