@@ -70,4 +70,10 @@ import Testing
             #expect(plan.newText.contains("P.git\", \(expected))"), "\(header): \(plan.newText)")
         }
     }
+
+    @Test func traitsAreNotPartOfTheRequirement() throws {
+        let text = "// swift-tools-version:6.1\nlet p = Package(name: \"P\", dependencies: [.package(url: \"https://x.example/P.git\", from: \"1.0.0\", traits: [\"A\"])])\n"
+        let plan = try SpecRewriter.plan(text, kind: .packageSwift, versions: ["P": "2.0.0"])
+        #expect(plan.newText.contains("P.git\", exact: \"2.0.0\", traits: [\"A\"])"), "\(plan.newText)")
+    }
 }

@@ -9,6 +9,8 @@ enum PackageSwiftReader {
     }
 
     private static let locationLabels: Set<String> = ["url", "path", "id", "name"]
+    /// Labels of arguments that are neither the location nor the requirement (SwiftPM 6.1 package traits).
+    private static let otherLabels: Set<String> = ["traits"]
 
     /// Returns every package dependency in file order.
     static func read(_ source: SourceText) -> [Requirement] {
@@ -24,8 +26,7 @@ enum PackageSwiftReader {
             } else if token.isPunct("."), index + 2 < tokens.count, tokens[index + 1].kind == .identifier,
                       tokens[index + 1].text == "package", tokens[index + 2].isPunct("(") {
                 let (arguments, end) = parseArguments(tokens, open: index + 2)
-                if let requirement = requirement(arguments, source: source, modern: modern, condition: conditions.condition,
-                                                 callRange: token.range.lowerBound..<tokens[max(index, end - 1)].range.upperBound) {
+                if let requirement = requirement(arguments, source: source, modern: modern, condition: conditions.condition) {
                     requirements.append(requirement)
                 }
                 index = end
@@ -76,12 +77,11 @@ enum PackageSwiftReader {
         return (arguments, index)
     }
 
-    private static func requirement(_ arguments: [Argument], source: SourceText, modern: Bool, condition: String?,
-                                    callRange: Range<Int>) -> Requirement? {
+    private static func requirement(_ arguments: [Argument], source: SourceText, modern: Bool, condition: String?) -> Requirement? {
         let context = RequirementContext(condition: condition)
         let location = arguments.first { ["url", "path", "id"].contains($0.label ?? "") }
         let declared = arguments.first { $0.label == "name" }.flatMap { plainString($0.tokens) }
-        let requirementArguments = arguments.filter { !locationLabels.contains($0.label ?? "") }
+        let requirementArguments = arguments.filter { !locationLabels.contains($0.label ?? "") && !otherLabels.contains($0.label ?? "") }
         guard let location, let label = location.label else { return nil }
         let origin: DependencyOrigin = label == "path" ? .path : (label == "id" ? .registry : .git)
         let locationValue = plainString(location.tokens)
