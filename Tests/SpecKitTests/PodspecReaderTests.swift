@@ -73,11 +73,14 @@ import Testing
           V
           s.dependency "#{s.name}/Sub"
           s.dependency 'E', '1.0'
+          %w[F G].each { |name| s.dependency name, '~> 1.0' }
         end
         """
         let requirements = try SpecReader.read(text, kind: .podspec)
-        #expect(requirements.map(\.name) == ["A", "B", "C", "D", "\"#{s.name}/Sub\"", "E"])
-        #expect(requirements.map(\.rewritable) == [false, false, false, false, false, true])
+        #expect(requirements.map(\.name) == ["A", "B", "C", "D", "\"#{s.name}/Sub\"", "E", "name"])
+        #expect(requirements.map(\.rewritable) == [false, false, false, false, false, true, false])
+        #expect(requirements[6].constraint == .range("~> 1.0"))
+        #expect(requirements[6].reason == "the dependency name is not a string literal")
         #expect(requirements[0].reason == "the version comes from the variable `v`")
         #expect(requirements[1].reason?.contains("interpolation") == true)
         #expect(requirements[2].reason?.contains("method call") == true)

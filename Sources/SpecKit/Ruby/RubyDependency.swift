@@ -25,7 +25,7 @@ struct RubyDependency {
         let nameToken = tokens[nameArgument.tokenIndices[0]]
         guard nameArgument.kind == .string, nameToken.isPlainString else {
             let reason = nameToken.interpolated ? "the dependency name uses string interpolation" : "the dependency name is not a string literal"
-            return make(name: source.text(nameArgument.range), constraint: .unconstrained, versions: versionArguments,
+            return make(name: source.text(nameArgument.range), constraint: constraint(of: versionArguments), versions: versionArguments,
                         insertAfter: nameArgument.range.upperBound, context: context, shape: nil, reason: reason)
         }
         let name = nameToken.text
@@ -90,6 +90,14 @@ struct RubyDependency {
             }
         }
         return RewriteShape(range: last.range, prefix: last.open, suffix: last.close, deletions: deletions)
+    }
+
+    /// The requirement version arguments express, read as far as they are literal.
+    private func constraint(of versions: [RubyArgument]) -> RequirementKind {
+        guard !versions.isEmpty else { return .unconstrained }
+        let literal = versions.allSatisfy { $0.kind == .string && tokens[$0.tokenIndices[0]].isPlainString }
+        guard literal else { return .range(source.text(versions[0].range.lowerBound..<versions[versions.count - 1].range.upperBound)) }
+        return CocoaPodsVersion.classify(versions.map { tokens[$0.tokenIndices[0]].text })
     }
 
     private func stringValue(_ indices: [Int]) -> String? {
