@@ -1,0 +1,28 @@
+extension ResolvedVersions {
+    /// Reads the `PODS:` section of a `Podfile.lock` (`- Name (1.2.3)`, `- Name/Subspec (1.2.3):`, quoted entries).
+    public static func podfileLock(_ text: String) -> ResolvedVersions {
+        var result = ResolvedVersions()
+        var inPods = false
+        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            let line = Substring(rawLine)
+            if let first = line.first, !first.isWhitespace {
+                inPods = line.hasPrefix("PODS:")
+                continue
+            }
+            guard inPods, line.hasPrefix("  - ") else { continue }
+            var entry = line.dropFirst(4).trimmingWhitespace()
+            if entry.hasSuffix(":") { entry = entry.dropLast() }
+            if entry.count >= 2, let quote = entry.first, quote == "\"" || quote == "'", entry.last == quote {
+                entry = entry.dropFirst().dropLast()
+            }
+            guard let open = entry.lastIndex(of: "("), entry.hasSuffix(")") else { continue }
+            let name = String(entry[..<open].trimmingWhitespace())
+            let version = String(entry[entry.index(after: open)..<entry.index(before: entry.endIndex)].trimmingWhitespace())
+            guard !name.isEmpty, !version.isEmpty else { continue }
+            result.pods[name] = version
+            let root = String(name.split(separator: "/").first ?? Substring(name))
+            if result.pods[root] == nil { result.pods[root] = version }
+        }
+        return result
+    }
+}

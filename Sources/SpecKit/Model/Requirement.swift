@@ -1,0 +1,85 @@
+/// One declared dependency requirement of a spec file, with where it is and how it may be rewritten.
+public struct Requirement: Sendable, Hashable {
+    /// The spec format the requirement was read from.
+    public var fileKind: SpecFileKind
+    /// The dependency as written: a pod name (`Core/UI`), a package URL, registry id or path, or a Cartfile `org/Repo` or URL.
+    public var name: String
+    /// Where the dependency comes from.
+    public var origin: DependencyOrigin
+    /// The legacy `name:` label of a `.package(name:url:…)`, when present.
+    public var declaredName: String?
+    /// The requirement, classified.
+    public var constraint: RequirementKind
+    /// The requirement exactly as it appears in the file (empty when there is none).
+    public var rawText: String
+    /// The requirement's span, or the insertion point for a new one when there is none.
+    public var span: SourceSpan
+    /// Whether SpecKit can rewrite this requirement safely.
+    public var rewritable: Bool
+    /// Why the requirement cannot be rewritten, when it cannot.
+    public var reason: String?
+    /// The subspec, platform, target or condition the declaration sits in.
+    public var context: RequirementContext
+    /// How to write a new exact version in place of the requirement; nil when not rewritable.
+    var shape: RewriteShape?
+
+    /// Creates a requirement; readers fill `shape` so that the rewriter knows how to edit it.
+    init(fileKind: SpecFileKind, name: String, origin: DependencyOrigin, declaredName: String? = nil,
+         constraint: RequirementKind, rawText: String, span: SourceSpan,
+         context: RequirementContext, shape: RewriteShape?, reason: String? = nil) {
+        self.fileKind = fileKind
+        self.name = name
+        self.origin = origin
+        self.declaredName = declaredName
+        self.constraint = constraint
+        self.rawText = rawText
+        self.span = span
+        self.context = context
+        self.shape = reason == nil ? shape : nil
+        self.rewritable = reason == nil && shape != nil
+        self.reason = reason ?? (shape == nil ? "SpecKit does not rewrite this kind of requirement" : nil)
+    }
+
+    /// Whether the requirement is pinned (exact or a revision).
+    public var isPinned: Bool { constraint.isPinned }
+
+    /// Whether pinning to `version` changes this requirement: loose ones and stale exact ones do, revisions do not.
+    public func needsPin(to version: String) -> Bool {
+        switch constraint {
+        case .exact(let current): return current != version
+        case .revision: return false
+        case .range, .branch, .path, .unconstrained: return true
+        }
+    }
+
+    /// A lowercased key for matching a requirement to a module: the root pod name, the package identity, or the Cartfile repository name.
+    public var identity: String {
+        switch fileKind {
+        case .podspec, .podspecJSON, .podfile:
+            return String(name.split(separator: "/", omittingEmptySubsequences: false).first ?? Substring(name)).lowercased()
+        case .packageSwift:
+            if origin == .registry { return name.lowercased() }
+            return packageIdentity(forLocation: name)
+        case .cartfile:
+            let identity = packageIdentity(forLocation: name)
+            return origin == .binary && identity.hasSuffix(".json") ? String(identity.dropLast(5)) : identity
+        }
+    }
+
+    /// Whether this requirement refers to the module or dependency called `moduleName` (case-insensitive identity match).
+    public func refers(to moduleName: String) -> Bool {
+        identity == moduleName.lowercased() || name.lowercased() == moduleName.lowercased()
+    }
+}
+
+/// How to replace a requirement with an exact version: text around the version at one range, plus ranges to delete.
+struct RewriteShape: Sendable, Hashable {
+    /// The byte range that receives `prefix + version + suffix`.
+    var range: Range<Int>
+    /// Text written before the version.
+    var prefix: String
+    /// Text written after the version.
+    var suffix: String
+    /// Byte ranges removed (extra requirements collapsed into one).
+    var deletions: [Range<Int>] = []
+}

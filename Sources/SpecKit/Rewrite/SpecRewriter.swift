@@ -1,0 +1,71 @@
+/// Plans surgical rewrites of spec files: each loose or stale requirement becomes one exact version, nothing else moves.
+public enum SpecRewriter {
+    /// Plans the edits that pin each requested requirement of `text` and computes the new text.
+    ///
+    /// Requirements must have been read from this very `text`. Requirements that are not
+    /// rewritable, and versions that cannot be written safely, are reported in `skipped`;
+    /// requirements already exact at the version are reported in `unchanged`.
+    public static func plan(_ text: String, pins: [PinRequest]) throws(TextEditError) -> RewritePlan {
+        let source = SourceText(text)
+        var edits: [TextEdit] = []
+        var rewritten: [PinRequest] = []
+        var unchanged: [PinRequest] = []
+        var skipped: [SkippedRequirement] = []
+        var seen = Set<Range<Int>>()
+        for pin in pins {
+            let requirement = pin.requirement
+            guard seen.insert(requirement.span.range).inserted else { continue }
+            if !requirement.rawText.isEmpty,
+               requirement.span.range.upperBound > source.count || source.text(requirement.span.range) != requirement.rawText {
+                throw TextEditError(message: "the requirement at \(requirement.span) was not read from this text")
+            }
+            if requirement.constraint == .exact(pin.version) {
+                unchanged.append(pin)
+                continue
+            }
+            guard requirement.rewritable, let shape = requirement.shape else {
+                skipped.append(SkippedRequirement(request: pin, reason: requirement.reason ?? "not rewritable"))
+                continue
+            }
+            guard isSafeVersion(pin.version) else {
+                skipped.append(SkippedRequirement(request: pin, reason: "the version '\(pin.version)' cannot be written safely"))
+                continue
+            }
+            edits.append(TextEdit(range: shape.range, replacement: shape.prefix + pin.version + shape.suffix))
+            edits += shape.deletions.map { TextEdit(range: $0, replacement: "") }
+            rewritten.append(pin)
+        }
+        edits.sort { $0.range.lowerBound < $1.range.lowerBound }
+        let newText = try TextEdit.apply(edits, to: text)
+        return RewritePlan(edits: edits, newText: newText, rewritten: rewritten, unchanged: unchanged, skipped: skipped)
+    }
+
+    /// Reads `text` and pins every requirement whose dependency appears in `versions` (keyed by module name, pod name, identity or URL).
+    ///
+    /// Requirements already pinned (an exact version equal to the one asked, or a revision) are not requested.
+    public static func plan(_ text: String, kind: SpecFileKind, versions: [String: String]) throws -> RewritePlan {
+        let requirements = try SpecReader.read(text, kind: kind)
+        let pins = requirements.compactMap { requirement -> PinRequest? in
+            guard let version = version(for: requirement, in: versions), requirement.needsPin(to: version) else { return nil }
+            return PinRequest(requirement: requirement, version: version)
+        }
+        return try plan(text, pins: pins)
+    }
+
+    /// The version `versions` holds for a requirement, matched by identity, name or canonical URL.
+    public static func version(for requirement: Requirement, in versions: [String: String]) -> String? {
+        if let exact = versions[requirement.name] { return exact }
+        let canonical = canonicalRepositoryURL(requirement.name).lowercased()
+        for key in versions.keys.sorted() where requirement.refers(to: key) || canonicalRepositoryURL(key).lowercased() == canonical {
+            return versions[key]
+        }
+        return nil
+    }
+
+    /// Whether a version string can be written inside any quote style without escaping.
+    static func isSafeVersion(_ version: String) -> Bool {
+        !version.isEmpty && version.unicodeScalars.allSatisfy { scalar in
+            scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar) || ".-+_".unicodeScalars.contains(scalar)
+        }
+    }
+}

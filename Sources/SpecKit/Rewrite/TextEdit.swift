@@ -1,0 +1,39 @@
+/// One replacement of a byte range of a file's UTF-8 text; an empty range is an insertion.
+public struct TextEdit: Sendable, Hashable {
+    /// The UTF-8 byte offsets replaced.
+    public var range: Range<Int>
+    /// The text written in their place.
+    public var replacement: String
+
+    /// Creates an edit.
+    public init(range: Range<Int>, replacement: String) {
+        self.range = range
+        self.replacement = replacement
+    }
+
+    /// Applies non-overlapping edits to `text`, back to front so earlier offsets stay valid.
+    public static func apply(_ edits: [TextEdit], to text: String) throws(TextEditError) -> String {
+        var bytes = Array(text.utf8)
+        let sorted = edits.sorted { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }
+        for (earlier, later) in zip(sorted, sorted.dropFirst()) where earlier.range.upperBound > later.range.lowerBound
+            || (earlier.range.lowerBound == later.range.lowerBound && (earlier.range.isEmpty || later.range.isEmpty)) {
+            throw TextEditError(message: "edits \(earlier.range) and \(later.range) overlap")
+        }
+        if let last = sorted.last, last.range.upperBound > bytes.count {
+            throw TextEditError(message: "edit \(last.range) lies beyond the end of the text (\(bytes.count) bytes)")
+        }
+        for edit in sorted.reversed() {
+            bytes.replaceSubrange(edit.range, with: Array(edit.replacement.utf8))
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// Edits that cannot be applied together (they overlap or fall outside the text).
+public struct TextEditError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+
+    /// A human-readable description.
+    public var description: String { message }
+}

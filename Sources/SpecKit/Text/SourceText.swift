@@ -1,0 +1,57 @@
+/// A file's UTF-8 bytes with a line table, so readers can turn byte offsets into spans cheaply.
+struct SourceText: Sendable {
+    /// The file's bytes.
+    let bytes: [UInt8]
+    /// The byte offset where each line starts; line N (1-based) starts at `lineStarts[N - 1]`.
+    let lineStarts: [Int]
+
+    /// Indexes the lines of `text`.
+    init(_ text: String) {
+        self.init(bytes: Array(text.utf8))
+    }
+
+    /// Indexes the lines of raw bytes.
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        var starts = [0]
+        for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
+            starts.append(offset + 1)
+        }
+        self.lineStarts = starts
+    }
+
+    /// The number of bytes.
+    var count: Int { bytes.count }
+
+    /// The 1-based line and column of a byte offset, found by binary search.
+    func position(of offset: Int) -> (line: Int, column: Int) {
+        var low = 0
+        var high = lineStarts.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if lineStarts[mid] <= offset { low = mid } else { high = mid - 1 }
+        }
+        return (low + 1, offset - lineStarts[low] + 1)
+    }
+
+    /// A span for a byte range.
+    func span(_ range: Range<Int>) -> SourceSpan {
+        let (line, column) = position(of: range.lowerBound)
+        return SourceSpan(range: range, line: line, column: column)
+    }
+
+    /// The text of a byte range (invalid UTF-8 is repaired, which never happens for ranges readers produce).
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: bytes[range], as: UTF8.self)
+    }
+}
+
+/// Byte classes shared by the scanners.
+enum Byte {
+    static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0C || byte == 0x0B }
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+    static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A }
+    static func isIdentifierStart(_ byte: UInt8) -> Bool { isLetter(byte) || byte == 0x5F || byte >= 0x80 }
+    static func isIdentifier(_ byte: UInt8) -> Bool { isIdentifierStart(byte) || isDigit(byte) }
+    static func isHex(_ byte: UInt8) -> Bool { isDigit(byte) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x66) }
+}

@@ -1,0 +1,13 @@
+Pod::Spec.new do |spec|
+  spec.name = 'Payments'
+  spec.subspec 'UI' do |ui|
+    ui.subspec 'Views' do |views|
+      if ENV['WITH_NET']
+        views.dependency 'Net', '~> 2.0'
+      end
+      views.dependency 'Core/Views', '~> 1.0'
+    end
+    ui.dependency 'Core'
+  end
+  spec.dependency 'Core', '~> 1.0'
+end

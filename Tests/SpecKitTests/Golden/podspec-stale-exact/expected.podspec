@@ -1,0 +1,6 @@
+Pod::Spec.new do |s|
+  s.name = 'Payments'
+  s.dependency 'Core', '1.0.1'
+  s.dependency 'Net', '2.0.0'
+  s.dependency 'Log', '0.9.0'
+end
