@@ -5,6 +5,7 @@ enum Registry {
             InitCommand.self,
             ListCommand.self,
             StatusCommand.self,
+            ExportCommand.self,
         ]
     }
 
