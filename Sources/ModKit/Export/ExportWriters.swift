@@ -19,7 +19,15 @@ enum RepoManifestWriter {
             if place.remote != remotes.first?.name { line += " remote=\"\(escape(place.remote))\"" }
             if let revision = module.revision, revision != defaultRevision { line += " revision=\"\(escape(revision))\"" }
             if !module.groups.isEmpty { line += " groups=\"\(escape(module.groups.joined(separator: ",")))\"" }
-            lines.append(line + "/>")
+            let derived = ManifestImporter.baseName(place.rest)
+            if derived == module.name {
+                lines.append(line + "/>")
+            } else {
+                // repo has no field for a second name; an annotation keeps modkit's name across a round trip.
+                lines.append(line + ">")
+                lines.append("    <annotation name=\"\(RepoManifestImporter.nameAnnotation)\" value=\"\(escape(module.name))\"/>")
+                lines.append("  </project>")
+            }
         }
         lines.append("</manifest>")
         return lines.joined(separator: "\n") + "\n"

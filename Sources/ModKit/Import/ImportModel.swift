@@ -21,6 +21,8 @@ public struct ImportedModule: Sendable, Equatable {
     public var sourceName: String
     /// The modkit name; set when the import is finished.
     public var name: String
+    /// A name the source asks for explicitly (a repo `<annotation name="modkit-name">` written by `modkit export`).
+    public var preferredName: String?
     /// Fully resolved (no tool-specific relative forms left).
     public var url: String
     /// Relative to the import's base directory (the workspace root once the import is finished).

@@ -105,6 +105,7 @@ public enum ManifestImporter {
         }
         assignNames(&kept)
         result.modules = kept
+        result.warnings = inFileOrder(result.warnings)
 
         if result.urlBase == nil { result.urlBase = commonParent(kept.map(\.url)) }
         let revisions = kept.compactMap(\.revision)
@@ -114,6 +115,20 @@ public enum ManifestImporter {
             let shared = ManifestWriter.mostCommon(revisions.filter { !ImportedRevision.isCommit($0) })
             result.defaultRevision = shared.flatMap { candidate in revisions.filter { $0 == candidate }.count >= 2 ? candidate : nil }
         }
+    }
+
+    /// Warnings grouped by file (in the order files first appear), then by line; warnings without a line keep their place at the end of their file.
+    static func inFileOrder(_ warnings: [Diagnostic]) -> [Diagnostic] {
+        var fileOrder: [String: Int] = [:]
+        for warning in warnings {
+            let file = warning.location?.file ?? ""
+            if fileOrder[file] == nil { fileOrder[file] = fileOrder.count }
+        }
+        return warnings.enumerated().sorted { a, b in
+            let l = a.element.location, r = b.element.location
+            let lk = (fileOrder[l?.file ?? ""]!, l?.line ?? .max), rk = (fileOrder[r?.file ?? ""]!, r?.line ?? .max)
+            return lk != rk ? lk < rk : a.offset < b.offset
+        }.map(\.element)
     }
 
     /// With `--exact`, a module already cloned in the workspace is recorded at its HEAD commit.
@@ -137,11 +152,27 @@ public enum ManifestImporter {
     /// Identifiers from the last path component of each source name (`platform/build/soong` → `soong`), made unique;
     /// a clash takes the component before it (`build_soong`), then a number.
     static func assignNames(_ modules: inout [ImportedModule]) {
+        assignNamesInOrder(&modules)
+    }
+
+    /// The name a source name gives before clashes are resolved: `platform/build/soong.git` → `soong`.
+    static func baseName(_ sourceName: String) -> String {
+        var source = sourceName
+        if source.hasSuffix(".git") { source = String(source.dropLast(4)) }
+        return ManifestWriter.identifier(from: String(source.split(separator: "/").last ?? "Module"))
+    }
+
+    private static func assignNamesInOrder(_ modules: inout [ImportedModule]) {
         var used: Set<String> = []
         for index in modules.indices {
             var source = modules[index].sourceName
             if source.hasSuffix(".git") { source = String(source.dropLast(4)) }
             let parts = source.split(separator: "/").map(String.init)
+            if let preferred = modules[index].preferredName, Identifier.isValid(preferred), !used.contains(preferred) {
+                used.insert(preferred)
+                modules[index].name = preferred
+                continue
+            }
             var name = ManifestWriter.identifier(from: parts.last ?? "Module")
             if used.contains(name), parts.count >= 2 {
                 name = ManifestWriter.identifier(from: parts.suffix(2).joined(separator: "_"))

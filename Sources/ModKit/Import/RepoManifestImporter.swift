@@ -17,9 +17,13 @@ enum RepoManifestImporter {
         var remote: String?
         var revision: String?
         var groups: [String]
+        var preferredName: String?
         var line: Int
         var source: ImportSource
     }
+
+    /// The annotation `modkit export` writes when a module's name is not the one its project name would give.
+    static let nameAnnotation = "modkit-name"
 
     /// An element of the manifest after includes are expanded, with the file it came from and groups its `<include>` adds.
     private struct Located {
@@ -88,9 +92,11 @@ enum RepoManifestImporter {
                                    in: file, line: element.line)
                     continue
                 }
+                let annotation = element.children.first { $0.name == "annotation" && $0["name"] == nameAnnotation }
                 projects.append(Project(name: name, path: path, remote: element["remote"], revision: element["revision"],
-                                        groups: splitGroups(element["groups"]) + located.includeGroups, line: element.line, source: file))
-                for child in element.children {
+                                        groups: splitGroups(element["groups"]) + located.includeGroups,
+                                        preferredName: annotation?["value"], line: element.line, source: file))
+                for child in element.children where !(child.name == "annotation" && child["name"] == nameAnnotation) {
                     let what = child.name == "project" ? "nested <project name=\"\(child["name"] ?? "")\"> is not imported (modkit modules do not nest)"
                         : "<\(child.name)\(child["src"].map { " src=\"\($0)\"" } ?? "")\(child["dest"].map { " dest=\"\($0)\"" } ?? "")> of project '\(name)' is not carried over"
                     problems.warn(what, in: file, line: child.line,
@@ -153,6 +159,7 @@ enum RepoManifestImporter {
             let revision = (project.revision ?? remote.revision ?? defaultRevision).map(ImportedRevision.normalize)
             var module = ImportedModule(sourceName: project.name, url: join(base, project.name), path: project.path, revision: revision,
                                         groups: project.groups, location: project.source.location(line: project.line))
+            module.preferredName = project.preferredName
             if module.groups.contains("notdefault") {
                 problems.warn("project '\(project.name)' is in group 'notdefault', which means nothing special to modkit: 'modkit sync' syncs it unless '-g' selects other groups",
                               in: project.source, line: project.line)
