@@ -127,6 +127,12 @@ import Testing
         try sandbox.git("checkout", "-q", "develop", in: "ws/src/core")
         let heads = try Dictionary(uniqueKeysWithValues: modules.map { ($0.path, try sandbox.git("rev-parse", "HEAD", in: "ws/\($0.path)")) })
 
+        // --exact on a non-submodule import records what the clones in the workspace have checked out.
+        try FileManager.default.removeItem(at: sandbox.url("ws/modkit.yml"))
+        let exactImport = try sandbox.modkit("init", "--import", "vcstool/product.repos", "--exact", in: "ws")
+        #expect(exactImport.status == 0, "\(exactImport.err)")
+        #expect(try listModules(sandbox, in: "ws").map { $0.revision ?? "" } == modules.map { heads[$0.path]! })
+
         let export = try sandbox.modkit("export", "--format", "vcstool", "--exact", "-o", "../product-exact.repos", in: "ws")
         #expect(export.status == 0, "\(export.err)")
         guard let vcs = try installVcstool(sandbox) else { return }
