@@ -49,6 +49,63 @@ public enum ManifestWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The commented `modkit.yml` for modules imported from another tool's manifest; notes become comments next to their module.
+    public static func render(workspace: String, imported: ImportResult, exact: Bool = false) -> String {
+        let urlBase = imported.urlBase
+        var lines = [
+            "# modkit.yml — the modules of \(workspace), managed by modkit.",
+            "# Imported by 'modkit init --import' from \(imported.source) (\(imported.format.label))\(exact ? " at exact commits" : "");",
+            "# edit freely. 'modkit --help' lists what modkit can do with it.",
+            "version: 1                       # schema version of this file",
+            "workspace: \(scalar(workspace))",
+            "",
+            "defaults:",
+            "  remote: origin                 # remote name used in module repositories",
+        ]
+        if let revision = imported.defaultRevision {
+            lines.append("  revision: \(scalar(revision))   # branch, tag or commit 'modkit sync' checks out")
+        }
+        if let urlBase {
+            lines.append("  url-base: \(scalar(urlBase))   # relative module urls resolve against it")
+        }
+        lines.append("  tag-format: \"{snapshot}\"       # tag 'modkit tag' creates in every module repository")
+        lines.append("")
+        if imported.modules.isEmpty {
+            lines.append("modules: []                      # nothing could be imported; see the warnings")
+            return lines.joined(separator: "\n") + "\n"
+        }
+        lines.append("modules:")
+        for module in imported.modules {
+            var url = module.url
+            if let urlBase, url.hasPrefix(urlBase + "/") {
+                let rest = String(url.dropFirst(urlBase.count + 1))
+                if ModuleURL.classify(rest) == .relativeName { url = rest }
+            }
+            var nameLine = "  - name: \(module.name)"
+            if module.name != module.sourceName {
+                nameLine += "   # \(imported.format == .vcstool ? "vcstool path" : imported.format == .submodules ? "submodule" : "\(imported.format.rawValue) project") '\(comment(module.sourceName))'"
+            }
+            lines.append(nameLine)
+            lines.append("    url: \(scalar(url))")
+            lines.append("    path: \(scalar(module.path))")
+            if let revision = module.revision, revision != imported.defaultRevision {
+                lines.append("    revision: \(scalar(revision))")
+            }
+            if !module.groups.isEmpty {
+                lines.append("    groups: [\(module.groups.map(scalar).joined(separator: ", "))]")
+            }
+            for note in module.notes {
+                lines.append("    # \(comment(note))")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Text safe inside a `#` comment: one line.
+    static func comment(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+
     /// Module names from the last path component, made into unique identifiers.
     static func uniqueNames(for repositories: [DiscoveredRepository]) -> [(name: String, repository: DiscoveredRepository)] {
         var used: Set<String> = []

@@ -13,7 +13,37 @@ public enum WorkspaceInitializer {
         public var hasSubmodules: Bool
     }
 
+    /// What `modkit init --import` did.
+    public struct ImportOutcome: Sendable {
+        public var manifest: Manifest
+        /// The modules as imported, with every warning about what could not be carried over.
+        public var imported: ImportResult
+        /// Paths added to the manifest repository's `.gitignore`.
+        public var ignoredPaths: [String]
+    }
+
     public static func initialize(at root: URL, workspaceName: String? = nil) throws -> Result {
+        try refuseExistingManifest(at: root)
+        let repositories = RepositoryScanner.scan(root)
+        let name = workspaceName ?? ManifestWriter.identifier(from: root.lastPathComponent)
+        let text = ManifestWriter.render(workspace: name, repositories: repositories)
+        let (manifest, ignored) = try write(text, at: root)
+        let hasSubmodules = FileManager.default.fileExists(atPath: root.appendingPathComponent(".gitmodules").path)
+        return Result(manifest: manifest, repositories: repositories, ignoredPaths: ignored, hasSubmodules: hasSubmodules)
+    }
+
+    /// Writes `modkit.yml` imported from another tool's manifest at `source`; a malformed input throws before anything is written.
+    public static func importManifest(from source: URL, displayPath: String, format: ImportFormat? = nil, exact: Bool,
+                                      at root: URL, workspaceName: String? = nil) throws -> ImportOutcome {
+        try refuseExistingManifest(at: root)
+        let imported = try ManifestImporter.read(source, displayPath: displayPath, format: format, workspaceRoot: root, exact: exact)
+        let name = workspaceName ?? ManifestWriter.identifier(from: root.lastPathComponent)
+        let text = ManifestWriter.render(workspace: name, imported: imported, exact: exact)
+        let (manifest, ignored) = try write(text, at: root)
+        return ImportOutcome(manifest: manifest, imported: imported, ignoredPaths: ignored)
+    }
+
+    private static func refuseExistingManifest(at root: URL) throws {
         let file = root.appendingPathComponent(ManifestLoader.fileName)
         if FileManager.default.fileExists(atPath: file.path) {
             throw ModKitError.input(
@@ -21,9 +51,11 @@ public enum WorkspaceInitializer {
                 hint: "edit it, or remove it first to start over"
             )
         }
-        let repositories = RepositoryScanner.scan(root)
-        let name = workspaceName ?? ManifestWriter.identifier(from: root.lastPathComponent)
-        let text = ManifestWriter.render(workspace: name, repositories: repositories)
+    }
+
+    /// Validates and writes the manifest text, modkit's private `.gitignore`, and the module paths into the manifest repository's `.gitignore`.
+    private static func write(_ text: String, at root: URL) throws -> (Manifest, [String]) {
+        let file = root.appendingPathComponent(ManifestLoader.fileName)
         // Read the text back before writing it, so init can never leave an invalid manifest.
         let manifest = try ManifestLoader.parse(text: text, file: file, displayPath: ManifestLoader.fileName)
         try AtomicFile.write(Data(text.utf8), to: file)
@@ -35,8 +67,7 @@ public enum WorkspaceInitializer {
             let paths = manifest.modules.filter { $0.kind == .repository }.map(\.path)
             ignored = try GitIgnore.add(paths, to: root.appendingPathComponent(".gitignore"))
         }
-        let hasSubmodules = FileManager.default.fileExists(atPath: root.appendingPathComponent(".gitmodules").path)
-        return Result(manifest: manifest, repositories: repositories, ignoredPaths: ignored, hasSubmodules: hasSubmodules)
+        return (manifest, ignored)
     }
 }
 

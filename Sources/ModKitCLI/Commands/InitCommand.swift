@@ -1,21 +1,41 @@
+import Foundation
 import ModKit
 
-/// `modkit init`: write a commented `modkit.yml` for the git repositories below the current directory.
+/// `modkit init`: write a commented `modkit.yml` for the git repositories below the current directory, or import one.
 enum InitCommand: Command {
     static let spec = CommandSpec(
         name: "init",
-        summary: "Create modkit.yml from the git repositories found below the current directory",
+        summary: "Create modkit.yml from the git repositories found here, or import submodules, repo, west or vcstool manifests",
         discussion: """
         Every git repository below the directory becomes a repository module with its remote url and
-        current branch. An existing modkit.yml is never overwritten. Module repositories are added to
-        the manifest repository's .gitignore so it stays clean.
+        current branch. With --import, the modules come from another tool's manifest instead: a
+        .gitmodules file (with the superproject's recorded commits), a repo XML manifest, a west.yml or
+        a vcstool .repos file, told apart by content. Whatever cannot be carried over is listed as a
+        warning with its file:line. An existing modkit.yml is never overwritten. Module repositories are
+        added to the manifest repository's .gitignore so it stays clean.
         """,
-        options: [OptionSpec(nil, "name", .value(metavar: "NAME"), help: "Workspace name (default: the directory's name).")],
-        examples: ["modkit init", "modkit -C ~/src/OneForAll init --name OneForAll"],
+        options: [
+            OptionSpec(nil, "import", .value(metavar: "PATH"), help: "Import .gitmodules, a repo manifest, west.yml or a .repos file."),
+            OptionSpec(nil, "from", .value(metavar: "FORMAT"), help: "Read --import as submodules, repo, west or vcstool instead of guessing."),
+            OptionSpec(nil, "exact", help: "Pin every module to its exact commit (submodules: the recorded gitlink)."),
+            OptionSpec(nil, "name", .value(metavar: "NAME"), help: "Workspace name (default: the directory's name)."),
+        ],
+        examples: [
+            "modkit init",
+            "modkit init --import .gitmodules --exact",
+            "modkit init --import .repo/manifests/default.xml",
+            "modkit init --import deps.repos --from vcstool",
+            "modkit -C ~/src/OneForAll init --name OneForAll",
+        ],
         mutates: true
     )
 
     static func run(_ context: Context) throws -> ExitStatus {
+        if let path = context.arguments.value("import") {
+            return try runImport(path, context: context)
+        }
+        if context.arguments.value("from") != nil { throw UsageError("--from needs --import PATH") }
+        if context.arguments.flag("exact") { throw UsageError("--exact needs --import PATH") }
         let result = try WorkspaceInitializer.initialize(at: context.workingDirectory, workspaceName: context.arguments.value("name"))
         if context.json {
             try context.printJSON(result.manifest.modules.map { ["name": $0.name, "path": $0.path, "url": $0.url ?? ""] })
@@ -33,6 +53,58 @@ enum InitCommand: Command {
                 context.console.info("Added \(result.ignoredPaths.count) module path\(result.ignoredPaths.count == 1 ? "" : "s") to .gitignore.")
             }
         }
+        if result.hasSubmodules {
+            context.console.info("hint: this is a superproject with submodules; 'modkit init --import .gitmodules --exact' keeps the commits it records (remove modkit.yml first)")
+        }
         return .success
+    }
+
+    private static func runImport(_ path: String, context: Context) throws -> ExitStatus {
+        var format: ImportFormat?
+        if let name = context.arguments.value("from") {
+            guard let known = ImportFormat(rawValue: name) else {
+                let names = ImportFormat.allCases.map(\.rawValue)
+                throw UsageError("--from expects one of \(names.joined(separator: ", ")), got '\(name)'\(DidYouMean.suffix(for: name, among: names))")
+            }
+            format = known
+        }
+        let source = URL(fileURLWithPath: path, relativeTo: context.workingDirectory).standardizedFileURL
+        let outcome = try WorkspaceInitializer.importManifest(from: source, displayPath: path, format: format, exact: context.arguments.flag("exact"),
+                                                              at: context.workingDirectory, workspaceName: context.arguments.value("name"))
+        for warning in outcome.imported.warnings { printWarning(warning, console: context.console) }
+        if context.json {
+            try context.printJSON(outcome.manifest.modules.map { ["name": $0.name, "path": $0.path, "url": $0.url ?? "", "revision": $0.revision ?? ""] })
+            return .success
+        }
+        let modules = outcome.manifest.modules
+        let imported = outcome.imported
+        context.console.result("Wrote \(ManifestLoader.fileName) with \(modules.count) module\(modules.count == 1 ? "" : "s") from \(imported.source) (\(imported.format.label)).")
+        for module in modules {
+            let revision = outcome.manifest.revision(of: module) ?? "(remote default)"
+            context.console.result("  \(module.name)  \(module.path)  \(outcome.manifest.url(of: module) ?? "")  \(revision)")
+        }
+        if !imported.warnings.isEmpty {
+            let count = imported.warnings.count
+            context.console.info("\(count) thing\(count == 1 ? "" : "s") could not be carried over; see the warning\(count == 1 ? "" : "s") above.")
+        }
+        if !outcome.ignoredPaths.isEmpty {
+            context.console.info("Added \(outcome.ignoredPaths.count) module path\(outcome.ignoredPaths.count == 1 ? "" : "s") to .gitignore.")
+        }
+        if imported.format == .submodules, !imported.modules.isEmpty, !context.quiet {
+            context.console.result("")
+            context.console.result(SubmoduleNextSteps.lines(for: imported.modules).joined(separator: "\n"))
+        }
+        return .success
+    }
+
+    /// `path:line: warning: message`, the quoted source line, then the hint — on stderr.
+    static func printWarning(_ warning: Diagnostic, console: Console) {
+        let style = console.style(for: .standardError)
+        var lines: [String] = []
+        let place = warning.location.map { "\($0.file):\($0.line): " } ?? ""
+        lines.append(place + style.yellow("warning:") + " " + warning.message)
+        if let sourceLine = warning.sourceLine, !sourceLine.trimmingCharacters(in: .whitespaces).isEmpty { lines.append(sourceLine) }
+        if let hint = warning.hint { lines.append("hint: \(hint)") }
+        console.diagnostic(lines.joined(separator: "\n"))
     }
 }

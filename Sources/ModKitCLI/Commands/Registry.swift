@@ -8,6 +8,7 @@ enum Registry {
             SyncCommand.self,
             ForallCommand.self,
             StartCommand.self,
+            ExportCommand.self,
         ]
     }
 

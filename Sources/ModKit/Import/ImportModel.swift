@@ -1,0 +1,147 @@
+import Foundation
+
+/// The manifests `modkit init --import` understands.
+public enum ImportFormat: String, Sendable, CaseIterable {
+    case submodules, repo, west, vcstool
+
+    /// How messages name the format.
+    public var label: String {
+        switch self {
+        case .submodules: "git submodules"
+        case .repo: "repo manifest"
+        case .west: "west manifest"
+        case .vcstool: "vcstool .repos file"
+        }
+    }
+}
+
+/// One module as another tool's manifest describes it, before names are made unique.
+public struct ImportedModule: Sendable, Equatable {
+    /// The name in the source: repo project name, submodule name, west project name or vcstool path.
+    public var sourceName: String
+    /// The modkit name; set when the import is finished.
+    public var name: String
+    /// A name the source asks for explicitly (a repo `<annotation name="modkit-name">` written by `modkit export`).
+    public var preferredName: String?
+    /// Fully resolved (no tool-specific relative forms left).
+    public var url: String
+    /// Relative to the import's base directory (the workspace root once the import is finished).
+    public var path: String
+    public var revision: String?
+    public var groups: [String]
+    /// Facts kept as comments next to the module, e.g. the commit the superproject recorded.
+    public var notes: [String]
+    /// Where the module is declared.
+    public var location: SourceLocation?
+
+    public init(sourceName: String, url: String, path: String, revision: String? = nil, groups: [String] = [], notes: [String] = [], location: SourceLocation? = nil) {
+        self.sourceName = sourceName
+        self.name = sourceName
+        self.url = url
+        self.path = path
+        self.revision = revision
+        self.groups = groups
+        self.notes = notes
+        self.location = location
+    }
+}
+
+/// What an importer read: the modules, the defaults worth keeping, and every warning about what could not be carried over.
+public struct ImportResult: Sendable {
+    public var format: ImportFormat
+    /// The input as messages name it.
+    public var source: String
+    public var modules: [ImportedModule]
+    /// The revision most modules follow, written once under `defaults:`.
+    public var defaultRevision: String?
+    /// The url most module urls start with, written once as `url-base`.
+    public var urlBase: String?
+    /// Warnings in the order found; importers throw errors instead.
+    public var warnings: [Diagnostic]
+    /// The directory module paths are relative to, when it is not the workspace root (a superproject).
+    public var baseDirectory: URL?
+
+    public init(format: ImportFormat, source: String, modules: [ImportedModule] = [], defaultRevision: String? = nil, urlBase: String? = nil, warnings: [Diagnostic] = [], baseDirectory: URL? = nil) {
+        self.format = format
+        self.source = source
+        self.modules = modules
+        self.defaultRevision = defaultRevision
+        self.urlBase = urlBase
+        self.warnings = warnings
+        self.baseDirectory = baseDirectory
+    }
+}
+
+/// One input file with its lines, so every diagnostic can name `file:line` and quote the line.
+struct ImportSource {
+    let url: URL
+    let displayPath: String
+    let text: String
+    let lines: SourceText
+
+    init(url: URL, displayPath: String, text: String) {
+        self.url = url
+        self.displayPath = displayPath
+        self.text = text
+        lines = SourceText(text)
+    }
+
+    /// Reads `url` as UTF-8; an unreadable or non-UTF-8 file is an input error.
+    static func read(_ url: URL, displayPath: String) throws(ManifestError) -> ImportSource {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw ManifestError(diagnostics: [.error(exists ? "cannot read \(displayPath)" : "\(displayPath) does not exist")])
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw ManifestError(diagnostics: [.error("\(displayPath) is not valid UTF-8 text", at: SourceLocation(file: displayPath, line: 1, column: 1))])
+        }
+        return ImportSource(url: url, displayPath: displayPath, text: text)
+    }
+
+    func location(line: Int, column: Int = 1) -> SourceLocation {
+        SourceLocation(file: displayPath, line: max(1, line), column: max(1, column))
+    }
+
+    func diagnostic(_ severity: Diagnostic.Severity, _ message: String, line: Int, column: Int = 1, hint: String? = nil) -> Diagnostic {
+        Diagnostic(severity: severity, message: message, location: location(line: line, column: column), sourceLine: lines.line(line), hint: hint)
+    }
+}
+
+/// Collects the diagnostics of one import: warnings are kept, any error makes the import fail.
+struct ImportProblems {
+    private(set) var warnings: [Diagnostic] = []
+    private(set) var errors: [Diagnostic] = []
+
+    mutating func warn(_ message: String, in source: ImportSource, line: Int, column: Int = 1, hint: String? = nil) {
+        warnings.append(source.diagnostic(.warning, message, line: line, column: column, hint: hint))
+    }
+
+    mutating func warn(_ diagnostic: Diagnostic) { warnings.append(diagnostic) }
+
+    mutating func error(_ message: String, in source: ImportSource, line: Int, column: Int = 1, hint: String? = nil) {
+        errors.append(source.diagnostic(.error, message, line: line, column: column, hint: hint))
+    }
+
+    mutating func error(_ diagnostic: Diagnostic) { errors.append(diagnostic) }
+
+    /// Throws every error at once, so one run shows all of them.
+    func throwIfFailed() throws(ManifestError) {
+        if !errors.isEmpty { throw ManifestError(diagnostics: errors) }
+    }
+}
+
+/// Revisions as other tools write them, made into what `modkit.yml` expects.
+enum ImportedRevision {
+    /// `refs/heads/main` → `main`, `refs/tags/v1` → `v1`; anything else unchanged.
+    static func normalize(_ revision: String) -> String {
+        for prefix in ["refs/heads/", "refs/tags/"] where revision.hasPrefix(prefix) {
+            return String(revision.dropFirst(prefix.count))
+        }
+        return revision
+    }
+
+    /// True for a full 40-hex commit id.
+    static func isCommit(_ revision: String) -> Bool {
+        revision.count == 40 && revision.allSatisfy(\.isHexDigit)
+    }
+}
