@@ -43,7 +43,7 @@ public enum LineDiff {
         return result
     }
 
-    /// The shortest edit script by a longest-common-subsequence table.
+    /// The shortest edit script by a longest-common-subsequence table; deletions come before insertions, as in diff(1).
     static func script(_ a: [String], _ b: [String]) -> [Edit] {
         let n = a.count, m = b.count
         var table = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
@@ -56,8 +56,8 @@ public enum LineDiff {
         var i = 0, j = 0
         while i < n || j < m {
             if i < n, j < m, a[i] == b[j] { edits.append(.same(i, j)); i += 1; j += 1 }
-            else if j < m, i == n || table[i][j + 1] >= table[i + 1][j] { edits.append(.insert(j)); j += 1 }
-            else { edits.append(.delete(i)); i += 1 }
+            else if i < n, j == m || table[i + 1][j] >= table[i][j + 1] { edits.append(.delete(i)); i += 1 }
+            else { edits.append(.insert(j)); j += 1 }
         }
         return edits
     }
