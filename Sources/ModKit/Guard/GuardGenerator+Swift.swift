@@ -1,0 +1,95 @@
+extension GuardGenerator {
+    /// `<Module>Version.swift`: version constants, a per-version marker type, the version spelled as a type, and one check per dependency.
+    ///
+    /// A dependency check is a pair of overloads: one accepts exactly the required version's spelling, the other accepts any type
+    /// and is `@available(*, unavailable, message:)`. Against another version only the unavailable one applies, so the build
+    /// fails with the message; the spelling's character types exist in every version, so nothing else fails first.
+    public static func swift(for spec: GuardSpec) -> String {
+        let m = spec.name
+        let v = spec.version
+        let dependencies = spec.sortedDependencies.filter { $0.languages.contains(.swift) }
+        var lines = [
+            "// \(banner)",
+            "// Version guard of \(m) \(GuardVersion.text(v)): building against another version of a dependency fails with a message naming both.",
+            "",
+        ]
+        if !dependencies.isEmpty {
+            lines += Set(dependencies.map(\.name)).sorted().map { "import \($0)" } + [""]
+        }
+        lines += [
+            "/// The version of \(m) this source was built as.",
+            "public enum \(m)ModuleVersion {",
+            "    public static let major = \(v.major)",
+            "    public static let minor = \(v.minor)",
+            "    public static let patch = \(v.patch)",
+            "    /// Pre-release identifiers joined by \".\"; empty for a release.",
+            "    public static let prerelease = \"\(v.prerelease.joined(separator: "."))\"",
+            "    public static let string = \"\(GuardVersion.text(v))\"",
+            "}",
+            "",
+            "/// Declared only by \(m) \(GuardVersion.text(v)): code that names it compiles against no other version.",
+            "public enum \(GuardVersion.swiftMarker(module: m, version: v)) {}",
+            "",
+            "/// A version spelled as types, character by character, so dependents can compare it at compile time.",
+            "public enum \(m)ModuleVersionGuard {",
+            "    public enum Spelling<Characters> {}",
+            "    /// \(m) \(GuardVersion.text(v)), the version of this source.",
+            "    public typealias Current = \(spelling(v))",
+        ]
+        lines += characterDeclarations.map { "    " + $0 }
+        lines.append("}")
+        if !dependencies.isEmpty {
+            lines += ["", "/// Fails the build when a dependency is not the version \(m) \(GuardVersion.text(v)) was guarded against."]
+            lines.append("private enum \(m)DependencyVersionChecks {")
+            for dependency in dependencies {
+                let d = dependency.name
+                lines += [
+                    "    // \(d) \(GuardVersion.text(dependency.version))",
+                    "    @available(*, unavailable, message: \"\(mismatchMessage(module: m, version: v, dependency: dependency))\")",
+                    "    static func require\(d)<Found>(_: Found.Type) {}",
+                    "    static func require\(d)(_: \(d)ModuleVersionGuard.RequiredBy\(m).Type) {}",
+                ]
+            }
+            lines += ["", "    static func check() {"]
+            lines += dependencies.map { "        require\($0.name)(\($0.name)ModuleVersionGuard.Current.self)" }
+            lines += ["    }", "}"]
+            for dependency in dependencies {
+                lines += [
+                    "",
+                    "extension \(dependency.name)ModuleVersionGuard {",
+                    "    /// \(dependency.name) \(GuardVersion.text(dependency.version)), the version \(m) requires.",
+                    "    fileprivate typealias RequiredBy\(m) = \(spelling(dependency.version))",
+                    "}",
+                ]
+            }
+        }
+        lines.append("")
+        return lines.joined(separator: "\n")
+    }
+
+    /// `Spelling<(_1, dot, _0, dot, _1)>` for 1.0.1; resolved inside the module's `ModuleVersionGuard` enum.
+    static func spelling(_ version: SemanticVersion) -> String {
+        let names = GuardVersion.text(version).map { characterName($0) }
+        return "Spelling<(\(names.joined(separator: ", ")))>"
+    }
+
+    /// The type name of one character of a version: `_0`…`_9`, `a`…`z`, `A`…`Z`, `dot`, `dash`.
+    static func characterName(_ character: Character) -> String {
+        switch character {
+        case ".": "dot"
+        case "-": "dash"
+        case "0"..."9": "_\(character)"
+        default: String(character)
+        }
+    }
+
+    /// Every character a semantic version can hold, declared as empty enums in rows of ten.
+    static let characterDeclarations: [String] = {
+        let characters = Array("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-")
+        return stride(from: 0, to: characters.count, by: 10).map { start in
+            characters[start..<min(start + 10, characters.count)]
+                .map { "public enum \(characterName($0)) {}" }
+                .joined(separator: "; ")
+        }
+    }()
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// One workspace module as guard sees it: what the CLI gathers from the manifest and the spec files.
+public struct GuardModule: Sendable, Hashable {
+    public var name: String
+    public var directory: URL
+    /// The module's current version; nil when none is known (the module is then reported, not guarded).
+    public var version: SemanticVersion?
+    public var languages: Set<GuardLanguage>
+    /// Names of the modules it depends on; names that are not workspace modules are ignored.
+    public var dependencies: [String]
+
+    public init(name: String, directory: URL, version: SemanticVersion?, languages: Set<GuardLanguage> = Set(GuardLanguage.allCases), dependencies: [String] = []) {
+        self.name = name
+        self.directory = directory
+        self.version = version
+        self.languages = languages
+        self.dependencies = dependencies
+    }
+}
+
+/// What `modkit guard` is asked to do.
+public enum GuardMode: Sendable {
+    /// Write stale and missing files.
+    case write
+    /// Write nothing; report stale and missing files (`--check`, `--dry-run`).
+    case check
+}
+
+/// The result for one module: its plan and the files written, or why it could not be guarded.
+public struct GuardOutcome: Sendable {
+    public var module: String
+    public var plan: GuardPlan?
+    public var written: [GuardFile] = []
+    /// Why the module was not guarded, e.g. a version that is not known; nil on success.
+    public var problem: String?
+
+    /// True when `--check` must fail for this module.
+    public var needsAttention: Bool { problem != nil || !(plan?.isUpToDate ?? true) }
+}
+
+/// Runs guard over a workspace: builds each module's ``GuardSpec`` from the workspace versions, then plans and (maybe) writes.
+public enum GuardRun {
+    /// The spec of `module`: each dependency required at its current workspace version; nil with a reason when a version is missing.
+    public static func spec(for module: GuardModule, in workspace: [GuardModule]) -> Result<GuardSpec, GuardSpecProblem> {
+        guard let version = module.version else { return .failure(GuardSpecProblem("no version known for \(module.name)")) }
+        let byName = Dictionary(workspace.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        var dependencies: [GuardDependency] = []
+        for name in module.dependencies where name != module.name {
+            guard let dependency = byName[name] else { continue }
+            guard let dependencyVersion = dependency.version else {
+                return .failure(GuardSpecProblem("\(module.name) depends on \(name), whose version is not known"))
+            }
+            dependencies.append(GuardDependency(name: name, version: dependencyVersion, languages: dependency.languages))
+        }
+        return .success(GuardSpec(name: module.name, version: version, dependencies: dependencies))
+    }
+
+    /// Plans every module in `selected` (all when nil) and, in `.write` mode, writes what changed; one module's failure does not stop the others.
+    public static func run(_ workspace: [GuardModule], selected: Set<String>? = nil, generatedDir: String, mode: GuardMode) -> [GuardOutcome] {
+        workspace.filter { selected?.contains($0.name) ?? true }.map { module in
+            var outcome = GuardOutcome(module: module.name)
+            do {
+                let spec = try spec(for: module, in: workspace).get()
+                let plan = try GuardWriter.plan(spec, moduleDirectory: module.directory, generatedDir: generatedDir, languages: module.languages)
+                outcome.plan = plan
+                if mode == .write { outcome.written = try GuardWriter.apply(plan) }
+            } catch {
+                outcome.problem = "\(error)"
+            }
+            return outcome
+        }
+    }
+}
+
+/// Why a module's guard spec could not be built.
+public struct GuardSpecProblem: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+@testable import ModKit
+
+/// The guards proven with the real compilers: a matching pair builds, a mismatched pair stops with the message.
+@Suite struct GuardCompilerTests {
+    static let core101 = GuardSpec(name: "Core", version: version("1.0.1"))
+    static let feature = GuardSpec(name: "Feature", version: version("2.0.0"), dependencies: [GuardDependency(name: "Core", version: version("1.0.1"))])
+
+    /// `cc -fsyntax-only` as C and C++, and clang as Objective-C when it is installed.
+    func compileEverywhere(_ source: URL, includes: [URL]) throws -> [(String, GuardProcessResult)] {
+        let flags = ["-fsyntax-only", "-Wall", "-Wextra", "-Werror"] + includes.flatMap { ["-I", $0.path] }
+        var compilers: [(String, String, [String])] = [
+            ("C", try #require(findExecutable("cc"), "cc is needed"), ["-x", "c", "-std=c99"]),
+            ("C++", try #require(findExecutable("cc")), ["-x", "c++", "-std=c++11"]),
+        ]
+        if let clang = findExecutable("clang") { compilers.append(("Objective-C", clang, ["-x", "objective-c"])) }
+        return try compilers.map { name, compiler, language in
+            (name, try runGuardProcess(compiler, flags + language + [source.path]))
+        }
+    }
+
+    @Test func cHeadersCompileWhenVersionsMatchAndStopWhenTheyDoNot() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let core = root.appendingPathComponent("Core"), feature = root.appendingPathComponent("Feature")
+        try writeGuard(Self.core101, in: core, languages: [.c])
+        try writeGuard(Self.feature, in: feature, languages: [.c])
+        let source = root.appendingPathComponent("main.c")
+        try Data("""
+            #include "FeatureVersion.h"
+            typedef char feature_is_2_0_0[FeatureModuleVersionNumber == 2000000 ? 1 : -1];
+            static const char *versions[] = { FeatureModuleVersionString, CoreModuleVersionString };
+            int main(void) { return versions[0][0] == '2' ? 0 : 1; }
+
+            """.utf8).write(to: source)
+        let includes = [core, feature].map { $0.appendingPathComponent("Generated") }
+
+        for (language, result) in try compileEverywhere(source, includes: includes) {
+            #expect(result.status == 0, "\(language) should compile against matching versions:\n\(result.output)")
+        }
+
+        // Core moves to 1.0.2 and only Core's guard is regenerated: Feature's header now stops the build.
+        try writeGuard(GuardSpec(name: "Core", version: version("1.0.2")), in: core, languages: [.c])
+        for (language, result) in try compileEverywhere(source, includes: includes) {
+            #expect(result.status != 0, "\(language) must not compile against Core 1.0.2")
+            // gcc says `error: #error "…"`, clang `error: "…"`.
+            #expect(result.output.contains("error: "), "\(language):\n\(result.output)")
+            #expect(result.output.contains("\"Feature 2.0.0 requires Core 1.0.1; found a different version. Run modkit sync / modkit pin, then modkit guard.\""),
+                    "\(language):\n\(result.output)")
+        }
+
+        // Regenerating Feature's guard for Core 1.0.2 makes it compile again.
+        try writeGuard(GuardSpec(name: "Feature", version: version("2.0.0"), dependencies: [GuardDependency(name: "Core", version: version("1.0.2"))]), in: feature, languages: [.c])
+        for (language, result) in try compileEverywhere(source, includes: includes) {
+            #expect(result.status == 0, "\(language):\n\(result.output)")
+        }
+    }
+
+    @Test func preReleasesAreToldApartByTheMarker() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        // Framework-style layout: <Core/CoreVersion.h>, as a pod's public headers are reached.
+        let headers = root.appendingPathComponent("Headers")
+        try writeGuard(GuardSpec(name: "Core", version: version("1.2.0-beta.1")), in: headers, generatedDir: "Core", languages: [.c])
+        try writeGuard(GuardSpec(name: "Feature", version: version("1.0.0"), dependencies: [GuardDependency(name: "Core", version: version("1.2.0-beta.1"))]),
+                       in: headers, generatedDir: "Feature", languages: [.c])
+        let source = root.appendingPathComponent("main.c")
+        try Data("#include <Feature/FeatureVersion.h>\nint main(void) { return 0; }\n".utf8).write(to: source)
+
+        for (language, result) in try compileEverywhere(source, includes: [headers]) {
+            #expect(result.status == 0, "\(language):\n\(result.output)")
+        }
+        // Same number (1002000), different pre-release, and then the release itself: both refused.
+        for other in ["1.2.0-beta.2", "1.2.0"] {
+            try writeGuard(GuardSpec(name: "Core", version: version(other)), in: headers, generatedDir: "Core", languages: [.c])
+            for (language, result) in try compileEverywhere(source, includes: [headers]) {
+                #expect(result.status != 0 && result.output.contains("Feature 1.0.0 requires Core 1.2.0-beta.1"), "\(language) against \(other):\n\(result.output)")
+            }
+        }
+    }
+
+    /// Two local packages; each module's guard lives in its target folder (`generated-dir: Sources/{module}/Generated`).
+    func makePackages(in root: URL) throws -> (core: URL, feature: URL) {
+        let core = root.appendingPathComponent("Core"), feature = root.appendingPathComponent("Feature")
+        let files = [
+            "Core/Package.swift": """
+                // swift-tools-version:6.0
+                import PackageDescription
+                let package = Package(name: "Core", products: [.library(name: "Core", targets: ["Core"])], targets: [.target(name: "Core")])
+
+                """,
+            "Core/Sources/Core/Core.swift": "public func coreGreeting() -> String { \"core \\(CoreModuleVersion.string)\" }\n",
+            "Feature/Package.swift": """
+                // swift-tools-version:6.0
+                import PackageDescription
+                let package = Package(name: "Feature", products: [.library(name: "Feature", targets: ["Feature"])],
+                                      dependencies: [.package(path: "../Core")],
+                                      targets: [.target(name: "Feature", dependencies: [.product(name: "Core", package: "Core")])])
+
+                """,
+            "Feature/Sources/Feature/Feature.swift": "import Core\npublic func featureGreeting() -> String { coreGreeting() }\n",
+        ]
+        for (path, text) in files {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        return (core, feature)
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func swiftPackagesBuildWhenVersionsMatchAndFailWhenTheyDoNotEvenIncrementally() throws {
+        let swift = try #require(findExecutable("swift"), "swift is needed")
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (core, feature) = try makePackages(in: root)
+        let generatedDir = "Sources/{module}/Generated"
+        func build(scratch: String = ".build") throws -> GuardProcessResult {
+            try runGuardProcess(swift, ["build", "--package-path", feature.path, "--scratch-path", root.appendingPathComponent(scratch).path])
+        }
+        let message = "'requireCore' is unavailable: Feature 2.0.0 requires Core 1.0.1; found a different version. Run modkit sync / modkit pin, then modkit guard."
+
+        // Both languages are written: a header in a Swift target is ignored by SwiftPM.
+        try writeGuard(Self.core101, in: core, generatedDir: generatedDir)
+        try writeGuard(Self.feature, in: feature, generatedDir: generatedDir)
+        let matching = try build()
+        #expect(matching.status == 0, "matching versions must build:\n\(matching.output)")
+        #expect(!matching.output.contains("Generated/"), "no diagnostics in generated files:\n\(matching.output)")
+
+        // Core moves to 1.0.2; only Core's guard is regenerated; the incremental build right after must fail.
+        // The pause is the toolchain's, not the guard's: swift-driver treats an imported module whose modification time is not
+        // later than the dependent's previous build start as current (whole-second comparison, swift-driver PR #2188), so a
+        // dependency rewritten within that second does not recompile the dependent at all. See docs/guard.md.
+        Thread.sleep(forTimeInterval: 1.5)
+        let core102 = GuardSpec(name: "Core", version: version("1.0.2"))
+        try writeGuard(core102, in: core, generatedDir: generatedDir)
+        let incremental = try build()
+        #expect(incremental.status != 0, "incremental build against Core 1.0.2 must fail:\n\(incremental.output)")
+        #expect(incremental.output.contains("FeatureVersion.swift"), "\(incremental.output)")
+        #expect(incremental.output.contains("error: \(message)"), "\(incremental.output)")
+
+        // The same from a clean build.
+        let clean = try build(scratch: ".build-clean")
+        #expect(clean.status != 0 && clean.output.contains("error: \(message)"), "clean build against Core 1.0.2 must fail:\n\(clean.output)")
+
+        // Regenerating Feature's guard for Core 1.0.2 makes it build again.
+        var feature102 = Self.feature
+        feature102.dependencies[0].version = version("1.0.2")
+        #expect(try writeGuard(feature102, in: feature, generatedDir: generatedDir).count == 2)
+        let fixed = try build()
+        #expect(fixed.status == 0, "Feature guarded for Core 1.0.2 must build:\n\(fixed.output)")
+    }
+}
