@@ -66,7 +66,7 @@ public enum ShellCommand {
 
     public static func run(_ command: String, in directory: URL, environment: [String: String]) throws -> Result {
         let capture = FileManager.default.temporaryDirectory.appendingPathComponent("modkit-out-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: capture.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: capture.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: capture) }
         let handle = try FileHandle(forWritingTo: capture)
         defer { try? handle.close() }
