@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/deps.sh
 modkit_require_swift
-modkit_ensure_packages ruby:ruby
+modkit_ensure_packages ruby:ruby dot:graphviz
 
 swift build --build-tests
 swift test --skip-build "$@"

@@ -36,7 +36,7 @@ public struct Workspace: Sendable {
     }
 
     /// `file` relative to the current directory when it lies below it, else its absolute path.
-    static func displayPath(of file: URL) -> String {
+    public static func displayPath(of file: URL) -> String {
         let current = FileManager.default.currentDirectoryPath
         let path = file.standardizedFileURL.path
         if path.hasPrefix(current + "/") { return String(path.dropFirst(current.count + 1)) }

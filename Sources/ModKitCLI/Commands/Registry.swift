@@ -8,6 +8,9 @@ enum Registry {
             SyncCommand.self,
             ForallCommand.self,
             StartCommand.self,
+            GraphCommand.self,
+            PinCommand.self,
+            GuardCommand.self,
             ExportCommand.self,
         ]
     }

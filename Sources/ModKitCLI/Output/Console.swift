@@ -54,7 +54,7 @@ public final class Console: @unchecked Sendable {
     }
 
     /// Prints a result line on stdout.
-    public func result(_ text: String) { write(text + "\n", to: .standardOutput) }
+    public func result(_ text: String, terminator: String = "\n") { write(text + terminator, to: .standardOutput) }
 
     /// Prints an informational line on stderr unless `--quiet`.
     public func info(_ text: String) {

@@ -1,0 +1,142 @@
+import Foundation
+import SpecKit
+
+/// One requirement `modkit pin` reports: loose or stale (to pin), a local path link, or unresolvable.
+public struct PinFinding: Sendable, Codable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        /// Not exact: a range, branch, or no requirement at all.
+        case loose
+        /// Exact, but not at the workspace module's current version.
+        case stale
+        /// A local development link (`:path`, `.package(path:)`): warned about, fails only with --strict.
+        case path
+        /// No version is known to pin it to (no workspace version, nothing in the lock files).
+        case unresolved
+        /// Its version comes from a variable, interpolation or call: modkit will not guess.
+        case unrewritable
+    }
+
+    public var kind: Kind
+    public var module: String
+    /// The file, as shown to the user.
+    public var path: String
+    public var line: Int
+    /// The dependency, by workspace module name when it is one, else as written.
+    public var dependency: String
+    /// The requirement as written (empty when there is none).
+    public var requirement: String
+    /// The exact version it is (or would be) pinned to.
+    public var version: String?
+    public var reason: String?
+
+    /// `path:line: 'Core' is loose ('~> 1.0'); pin: 1.0.1`
+    public var message: String {
+        let written = requirement.isEmpty ? "no version requirement"
+            : requirement.hasPrefix("'") || requirement.hasPrefix("\"") || requirement.hasPrefix("%") ? requirement : "'\(requirement)'"
+        switch kind {
+        case .loose: return "\(path):\(line): '\(dependency)' is loose (\(written)); pin: \(version ?? "?")"
+        case .stale: return "\(path):\(line): '\(dependency)' is pinned to a stale version (\(written)); pin: \(version ?? "?")"
+        case .path: return "\(path):\(line): '\(dependency)' is a local path link (\(written)); it is not pinned"
+        case .unresolved: return "\(path):\(line): '\(dependency)' is loose (\(written)) and no version is known to pin it to: \(reason ?? "")"
+        case .unrewritable: return "\(path):\(line): '\(dependency)' cannot be pinned safely (\(written)): \(reason ?? "")"
+        }
+    }
+}
+
+/// The pin plan of one spec file: its findings and, when something changes, the new text.
+public struct FilePinPlan: Sendable {
+    public var url: URL
+    public var path: String
+    public var oldText: String
+    public var newText: String
+    public var findings: [PinFinding]
+
+    public var hasChanges: Bool { oldText != newText }
+}
+
+/// `modkit pin`: finds loose and stale requirements and rewrites them to exact versions.
+public enum Pinner {
+    /// Plans every spec file of the selected modules; writes nothing.
+    public static func plan(_ specs: WorkspaceSpecs, modules selected: [Module]) -> [FilePinPlan] {
+        let names = Set(selected.map(\.name))
+        var versions: [String: String] = [:]
+        for module in specs.modules {
+            if let version = module.version.version { versions[module.module.name] = version.description }
+        }
+        var plans: [FilePinPlan] = []
+        for module in specs.modules where names.contains(module.module.name) {
+            for file in module.files {
+                plans.append(plan(file, of: module, specs: specs, versions: versions))
+            }
+        }
+        return plans
+    }
+
+    static func plan(_ file: SpecFile, of module: WorkspaceSpecs.ModuleSpecs, specs: WorkspaceSpecs, versions: [String: String]) -> FilePinPlan {
+        let path = Workspace.displayPath(of: file.url)
+        var findings: [PinFinding] = []
+        var pins: [PinRequest] = []
+        for requirement in file.requirements {
+            let target = specs.module(for: requirement, in: file)
+            if target == module.module.name { continue }   // a subspec of the module itself
+            var finding = PinFinding(kind: .loose, module: module.module.name, path: path, line: requirement.span.line,
+                                     dependency: target ?? displayName(of: requirement), requirement: requirement.rawText)
+            switch requirement.constraint {
+            case .revision:
+                continue
+            case .path:
+                finding.kind = .path
+                findings.append(finding)
+                continue
+            case .exact(let current):
+                guard let target, let version = versions[target], current != version else { continue }
+                finding.kind = .stale
+                finding.version = version
+            case .range, .branch, .unconstrained:
+                let version = target.flatMap { versions[$0] } ?? (target == nil ? module.resolved.version(for: requirement) : nil)
+                guard let version else {
+                    finding.kind = .unresolved
+                    finding.reason = target != nil
+                        ? "\(target!) has no version (set version: in modkit.yml, s.version or a VERSION file)"
+                        : "it is not a workspace module and no lock file resolves it"
+                    findings.append(finding)
+                    continue
+                }
+                finding.version = version
+            }
+            if !requirement.rewritable {
+                finding.kind = .unrewritable
+                finding.reason = requirement.reason
+            } else {
+                pins.append(PinRequest(requirement: requirement, version: finding.version!))
+            }
+            findings.append(finding)
+        }
+        var newText = file.text
+        if !pins.isEmpty, let plan = try? SpecRewriter.plan(file.text, pins: pins) {
+            newText = plan.newText
+            for skipped in plan.skipped {
+                if let index = findings.firstIndex(where: { $0.line == skipped.request.requirement.span.line && $0.kind != .path }) {
+                    findings[index].kind = .unrewritable
+                    findings[index].reason = skipped.reason
+                }
+            }
+        }
+        return FilePinPlan(url: file.url, path: path, oldText: file.text, newText: newText, findings: findings)
+    }
+
+    /// The dependency's short name for messages: a pod name, or a package's identity.
+    static func displayName(of requirement: Requirement) -> String {
+        switch requirement.fileKind {
+        case .packageSwift, .cartfile: return requirement.declaredName ?? packageIdentity(forLocation: requirement.name)
+        default: return requirement.name
+        }
+    }
+
+    /// Writes every plan that changes its file, atomically; returns the files written.
+    public static func apply(_ plans: [FilePinPlan]) throws -> [FilePinPlan] {
+        let changed = plans.filter(\.hasChanges)
+        for plan in changed { try AtomicFile.write(Data(plan.newText.utf8), to: plan.url) }
+        return changed
+    }
+}

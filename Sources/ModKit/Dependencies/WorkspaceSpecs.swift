@@ -1,0 +1,110 @@
+import Foundation
+import SpecKit
+
+/// Every module's spec files and versions, and which requirement refers to which workspace module:
+/// the one source of truth that pin, guard, graph and release share.
+public struct WorkspaceSpecs: Sendable {
+    /// One module with what modkit read about it.
+    public struct ModuleSpecs: Sendable {
+        public var module: Module
+        public var directory: URL
+        public var version: ModuleVersion
+        public var files: [SpecFile]
+        public var problems: [SpecFileProblem]
+        /// Versions from the module's lock files merged with the workspace root's.
+        public var resolved: ResolvedVersions
+    }
+
+    /// A requirement of a module's spec file on another workspace module.
+    public struct Edge: Sendable {
+        public var from: String
+        public var to: String
+        public var file: URL
+        public var requirement: Requirement
+    }
+
+    public let workspace: Workspace
+    public let modules: [ModuleSpecs]
+    public let edges: [Edge]
+    private let aliases: [String: String]
+
+    /// Reads every module of the workspace (in parallel); modules not on disk have no spec files.
+    public static func load(_ workspace: Workspace, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> WorkspaceSpecs {
+        let manifest = workspace.manifest
+        let rootResolved = SpecFiles.resolvedVersions(in: workspace.root)
+        let modules = Parallel.map(manifest.modules, jobs: jobs) { module -> ModuleSpecs in
+            let directory = manifest.directory(of: module)
+            var files: [SpecFile] = []
+            var problems: [SpecFileProblem] = []
+            for url in SpecFiles.find(in: directory) {
+                switch SpecFiles.read(url) {
+                case .success(let file): files.append(file)
+                case .failure(let problem): problems.append(problem)
+                }
+            }
+            return ModuleSpecs(
+                module: module, directory: directory, version: VersionReader.read(module: module, in: manifest),
+                files: files, problems: problems,
+                resolved: SpecFiles.resolvedVersions(in: directory).merging(rootResolved)
+            )
+        }
+        return WorkspaceSpecs(workspace: workspace, modules: modules)
+    }
+
+    init(workspace: Workspace, modules: [ModuleSpecs]) {
+        self.workspace = workspace
+        self.modules = modules
+        var aliases: [String: String] = [:]
+        for specs in modules {
+            let module = specs.module
+            aliases[module.name.lowercased()] = module.name
+            for file in specs.files where file.kind == .podspec || file.kind == .podspecJSON {
+                let base = file.url.lastPathComponent.replacingOccurrences(of: ".podspec.json", with: "").replacingOccurrences(of: ".podspec", with: "")
+                aliases[base.lowercased()] = aliases[base.lowercased()] ?? module.name
+            }
+            if let url = workspace.manifest.url(of: module) {
+                aliases["url:" + canonicalRepositoryURL(url).lowercased()] = module.name
+                let last = packageIdentity(forLocation: url)
+                aliases[last] = aliases[last] ?? module.name
+            }
+            aliases["dir:" + specs.directory.standardizedFileURL.path] = module.name
+        }
+        self.aliases = aliases
+        var edges: [Edge] = []
+        for specs in modules {
+            for file in specs.files {
+                for requirement in file.requirements {
+                    guard let target = WorkspaceSpecs.module(for: requirement, in: file, aliases: aliases),
+                          target != specs.module.name else { continue }
+                    edges.append(Edge(from: specs.module.name, to: target, file: file.url, requirement: requirement))
+                }
+            }
+        }
+        self.edges = edges
+    }
+
+    /// The workspace module a requirement refers to, if any: by local path, repository url, pod or package name.
+    public func module(for requirement: Requirement, in file: SpecFile) -> String? {
+        WorkspaceSpecs.module(for: requirement, in: file, aliases: aliases)
+    }
+
+    static func module(for requirement: Requirement, in file: SpecFile, aliases: [String: String]) -> String? {
+        if case .path(let path) = requirement.constraint {
+            let base = file.url.deletingLastPathComponent()
+            let target = URL(fileURLWithPath: path, relativeTo: base).standardizedFileURL.path
+            return aliases["dir:" + target]
+        }
+        if requirement.name.contains("/") && (requirement.name.contains(":") || requirement.name.hasPrefix("git@")) {
+            if let byURL = aliases["url:" + canonicalRepositoryURL(requirement.name).lowercased()] { return byURL }
+        }
+        return aliases[requirement.identity] ?? aliases[requirement.name.lowercased()]
+    }
+
+    public func specs(of name: String) -> ModuleSpecs? { modules.first { $0.module.name == name } }
+
+    /// The dependencies of a module on other workspace modules, without duplicates, in first-seen order.
+    public func dependencies(of name: String) -> [String] {
+        var seen = Set<String>()
+        return edges.filter { $0.from == name }.map(\.to).filter { seen.insert($0).inserted }
+    }
+}

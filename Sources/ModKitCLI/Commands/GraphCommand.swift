@@ -1,0 +1,67 @@
+import ModKit
+
+/// `modkit graph`: the dependency graph between modules, in topological order.
+enum GraphCommand: Command {
+    static let spec = CommandSpec(
+        name: "graph",
+        summary: "Show the dependency graph between modules in topological order",
+        discussion: """
+        Dependencies are read from the modules' spec files (podspec, Package.swift, Cartfile, Podfile).
+        Modules are listed dependencies first. A cycle is an error that names it, with the file and
+        line of every step (exit 1).
+        """,
+        options: [OptionSpec(nil, "format", .value(metavar: "FORMAT"), help: "text (default), dot, mermaid or json.")],
+        examples: ["modkit graph", "modkit graph --format dot | dot -Tsvg > graph.svg", "modkit graph --format mermaid"]
+    )
+
+    struct Report: Encodable {
+        var order: [String]
+        var dependencies: [String: [String]]
+    }
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let format = context.json ? "json" : (context.arguments.value("format") ?? "text")
+        guard ["text", "dot", "mermaid", "json"].contains(format) else {
+            throw UsageError("unknown format '\(format)'; use text, dot, mermaid or json")
+        }
+        let workspace = try context.loadWorkspace()
+        let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(network: false))
+        let order: [String]
+        switch DependencyGraph.order(specs) {
+        case .success(let sorted): order = sorted
+        case .failure(let cycle):
+            context.console.error(cycle.description)
+            for step in cycle.steps { context.console.diagnostic("  \(step)") }
+            return .failure
+        }
+        let dependencies = Dictionary(uniqueKeysWithValues: order.map { ($0, specs.dependencies(of: $0)) })
+        let console = context.console
+        switch format {
+        case "json":
+            try context.printJSON(Report(order: order, dependencies: dependencies))
+        case "dot":
+            var lines = ["digraph modules {", "  rankdir=LR;", "  node [shape=box];"]
+            for name in order {
+                lines.append("  \"\(name)\";")
+                for dependency in dependencies[name] ?? [] { lines.append("  \"\(name)\" -> \"\(dependency)\";") }
+            }
+            console.result((lines + ["}"]).joined(separator: "\n"))
+        case "mermaid":
+            var lines = ["graph TD"]
+            for name in order {
+                let deps = dependencies[name] ?? []
+                if deps.isEmpty { lines.append("  \(name)") }
+                for dependency in deps { lines.append("  \(name) --> \(dependency)") }
+            }
+            console.result(lines.joined(separator: "\n"))
+        default:
+            var table = TextTable()
+            for name in order {
+                let deps = dependencies[name] ?? []
+                table.add([name, deps.isEmpty ? "" : "→ " + deps.joined(separator: ", ")])
+            }
+            console.result(table.render())
+        }
+        return .success
+    }
+}

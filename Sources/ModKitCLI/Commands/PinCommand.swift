@@ -1,0 +1,84 @@
+import Foundation
+import ModKit
+import SpecKit
+
+/// `modkit pin`: rewrite loose dependency requirements between modules into exact versions.
+enum PinCommand: Command {
+    static let spec = CommandSpec(
+        name: "pin",
+        summary: "Rewrite loose dependency requirements into exact versions",
+        discussion: """
+        Reads every module's podspec, podspec.json, Podfile, Package.swift and Cartfile. A loose
+        requirement on a workspace module becomes that module's current version; one on an outside
+        dependency becomes the version in the lock files (Podfile.lock, Package.resolved,
+        Cartfile.resolved). An exact requirement on a workspace module that differs from its current
+        version is stale and is updated too. Only the requirement's text changes; files are replaced
+        atomically. Requirements modkit cannot resolve or rewrite safely are listed and left as they
+        are (exit 1). Local path links are warned about (--strict makes them fail --check).
+        """,
+        options: [
+            OptionSpec(nil, "check", help: "Change nothing; list loose requirements and exit 1 if there are any (for CI)."),
+            OptionSpec(nil, "dry-run", help: "Change nothing; print the changes as a unified diff."),
+            OptionSpec(nil, "strict", help: "With --check, local path links fail too."),
+        ],
+        positional: .modules,
+        examples: ["modkit pin", "modkit pin --check", "modkit pin --dry-run QCloudCOSXML", "modkit pin --check --json"],
+        mutates: true
+    )
+
+    struct Report: Encodable {
+        var findings: [PinFinding]
+        var changedFiles: [String]
+    }
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let check = context.arguments.flag("check")
+        let dryRun = context.arguments.flag("dry-run")
+        let strict = context.arguments.flag("strict")
+        let workspace = try context.loadWorkspace()
+        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        let lock = check || dryRun ? nil : try WorkspaceLock(root: workspace.root, command: "modkit pin")
+        defer { lock?.release() }
+
+        let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(network: false))
+        let problems = specs.modules.filter { selected in modules.contains { $0.name == selected.module.name } }.flatMap(\.problems)
+        let plans = Pinner.plan(specs, modules: modules)
+        let findings = plans.flatMap(\.findings)
+        let blocking = findings.filter { $0.kind == .unresolved || $0.kind == .unrewritable }
+        let toPin = findings.filter { $0.kind == .loose || $0.kind == .stale }
+        let paths = findings.filter { $0.kind == .path }
+
+        var written: [FilePinPlan] = []
+        if !check && !dryRun { written = try Pinner.apply(plans) }
+
+        if context.json {
+            let changed = (check || dryRun ? plans.filter(\.hasChanges) : written).map(\.path)
+            try context.printJSON(Report(findings: findings, changedFiles: changed))
+        } else {
+            let console = context.console
+            for problem in problems { console.error(problem.description) }
+            if check {
+                for finding in toPin { console.result(finding.message) }
+            } else if dryRun {
+                for plan in plans where plan.hasChanges {
+                    console.result(unifiedDiff(old: plan.oldText, new: plan.newText, path: plan.path), terminator: "")
+                }
+            } else {
+                for plan in written {
+                    let count = plan.findings.filter { $0.kind == .loose || $0.kind == .stale }.count
+                    console.result("pinned \(count) requirement\(count == 1 ? "" : "s") in \(plan.path)")
+                }
+                if written.isEmpty && blocking.isEmpty { console.result("every requirement is already pinned") }
+            }
+            for finding in paths {
+                if strict && check { console.error(finding.message) } else { console.warning(finding.message) }
+            }
+            for finding in blocking { console.error(finding.message) }
+            if check && toPin.isEmpty && blocking.isEmpty && problems.isEmpty {
+                console.info("every requirement is pinned")
+            }
+        }
+        let failed = !blocking.isEmpty || !problems.isEmpty || (check && (!toPin.isEmpty || (strict && !paths.isEmpty)))
+        return failed ? .failure : .success
+    }
+}
