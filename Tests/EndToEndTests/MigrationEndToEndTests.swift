@@ -3,9 +3,7 @@ import Testing
 
 /// Migration into and out of modkit: `modkit init --import` from submodules, repo, west and vcstool, and `modkit export`.
 ///
-/// TODO(modkit-sync): `modkit sync` does not exist yet. Until it does, `cloneAsListed` stands in for it: it clones with the
-/// git CLI exactly what `modkit list --json` reports (url, path, revision). Once sync lands, replace `cloneAsListed` by
-/// `modkit sync` in a fresh workspace holding only the imported modkit.yml, and keep the commit comparisons as they are.
+/// Imported manifests are proven by `modkit sync` in a fresh workspace that holds only the imported modkit.yml.
 @Suite struct MigrationEndToEndTests {
     /// The golden folder shared with ModKitTests (inputs with `{{REMOTES}}`, expected manifests with `/srv/git`).
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -185,14 +183,17 @@ import Testing
         }
     }
 
-    /// Stand-in for `modkit sync` (see the TODO above): clones each listed module and checks out its revision; returns path → HEAD commit.
+    /// Runs `modkit sync` with the imported manifest in `directory` (a fresh workspace holding only a copy of
+    /// `ws/modkit.yml`, or `ws` itself) and returns path → HEAD commit of every listed module.
     func cloneAsListed(_ sandbox: Sandbox, _ modules: [Listed], into directory: String) throws -> [String: String] {
+        if directory != "ws" {
+            try sandbox.write(try sandbox.read("ws/modkit.yml"), to: "\(directory)/modkit.yml")
+        }
+        let sync = try sandbox.modkit("sync", in: directory)
+        guard sync.status == 0 else { throw SandboxError("modkit sync failed (\(sync.status)): \(sync.err)") }
         var heads: [String: String] = [:]
         for module in modules {
-            let target = "\(directory)/\(module.path)"
-            try sandbox.git("clone", "-q", module.url, target)
-            if let revision = module.revision { try sandbox.git("checkout", "-q", revision, in: target) }
-            heads[module.path] = try sandbox.git("rev-parse", "HEAD", in: target)
+            heads[module.path] = try sandbox.git("rev-parse", "HEAD", in: "\(directory)/\(module.path)")
         }
         return heads
     }
