@@ -25,15 +25,19 @@ ws="$root/OneForAll"
 step() { printf '\n\033[1m$ %s\033[0m\n' "$*"; }
 run() { step "modkit $*"; (cd "$ws" && "$modkit" "$@") || echo "(exit $?)"; }
 
-# Until 'modkit sync' lands, clone two of the three module repositories with git, and make some local work.
-git clone -q -b develop "$root/remotes/QCloudCore.git" "$ws/Libs/QCloudCore"
-git clone -q -b develop "$root/remotes/QCloudCOSXML.git" "$ws/Libs/QCloudCOSXML"
-echo "// work in progress" >> "$ws/Libs/QCloudCore/Sources/QCloudCore/QCloudCore.swift"
-(cd "$ws/Libs/QCloudCOSXML" && echo "- Upload resume." >> CHANGELOG.md && git commit -qam "Resume uploads")
-
 echo "Sample workspace: $ws"
 run list
+run sync
+run graph
+
+# Some local work: an uncommitted edit and an unpushed commit. sync never destroys either.
+echo "// work in progress" >> "$ws/Libs/QCloudCore/Sources/QCloudCore/QCloudCore.swift"
+(cd "$ws/Libs/QCloudCOSXML" && echo "- Upload resume." >> CHANGELOG.md && git commit -qam "Resume uploads")
 run status
-run status -v
+run sync
+run forall -c 'git log -1 --format="%h %s"'
+run pin --check
+run pin
+run guard
 step "modkit status --json   (first module)"
 (cd "$ws" && "$modkit" status --json | sed -n '1,/^  }/p')
