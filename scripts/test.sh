@@ -9,4 +9,16 @@ modkit_require_swift
 modkit_ensure_packages ruby:ruby dot:graphviz
 
 swift build --build-tests
-swift test --skip-build "$@"
+log="$(mktemp "${TMPDIR:-/tmp}/modkit-test.XXXXXX")"
+trap 'rm -f "$log"' EXIT
+set +e
+swift test --skip-build "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+# One plain closing line: the Swift Testing totals (XCTest has no tests here).
+total=$(sed -n 's/.*Test run with \([0-9]*\) tests\{0,1\} .*/\1/p' "$log" | tail -1)
+failed=$(grep -c '^✘ Test .*() failed' "$log" || true)
+if [ -n "$total" ]; then
+    echo "tests: $((total - failed)) passed, $failed failed"
+fi
+exit "$status"

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// `modkit status` and `modkit list` run as a binary against real repositories.
@@ -115,5 +118,38 @@ import Testing
         #expect(result.status == 2)
         #expect(result.err.contains("modkit: error: no modkit.yml found in"))
         #expect(result.err.contains("modkit init"))
+    }
+}
+
+@Suite struct InterruptEndToEndTests {
+    @Test func ctrlCExitsWith130AndTheNextSyncCompletes() throws {
+        let sandbox = try Sandbox()
+        let names = Sandbox.moduleNames(30)
+        for name in names {
+            try sandbox.makeRemote(name)
+            try sandbox.write(String(repeating: "payload \(name)\n", count: 3000), to: "src/\(name)/Payload.txt")
+            try sandbox.pushNewCommit(name, file: "Payload.txt", text: "end\n")
+        }
+        try sandbox.writeManifest(names.map { ($0, nil) })
+        let process = Process()
+        process.executableURL = Sandbox.modkitBinary
+        process.arguments = ["sync", "-j", "2"]
+        process.currentDirectoryURL = sandbox.url("ws")
+        process.environment = sandbox.environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let lock = sandbox.url("ws/.modkit/lock").path
+        for _ in 0..<1000 where !FileManager.default.fileExists(atPath: lock) { usleep(1_000) }
+        usleep(50_000)
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "exit \(process.terminationStatus)")
+        #expect(process.terminationReason == .exit)
+
+        let again = try sandbox.modkit("sync", in: "ws")
+        #expect(again.status == 0, "\(again.err)")
+        for name in names { #expect(try sandbox.head(of: name) == sandbox.remoteHead(name)) }
+        #expect(try sandbox.strayEntries(expected: names).isEmpty)
     }
 }
