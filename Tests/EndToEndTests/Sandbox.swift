@@ -63,6 +63,19 @@ final class Sandbox {
         try run(Sandbox.modkitBinary.path, arguments, in: url(directory))
     }
 
+    /// Starts the built `modkit` binary in the background (output discarded), for tests that interrupt it.
+    func spawnModkit(_ arguments: [String], in directory: String) throws -> Process {
+        let process = Process()
+        process.executableURL = Sandbox.modkitBinary
+        process.arguments = arguments
+        process.currentDirectoryURL = url(directory)
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// A module repository with one commit, published as the bare remote `remotes/<name>.git`.
     func makeRemote(_ name: String, version: String = "1.0.0", branch: String = "main") throws {
         let work = "src/\(name)"

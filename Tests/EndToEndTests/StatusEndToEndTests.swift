@@ -131,14 +131,7 @@ import Testing
             try sandbox.pushNewCommit(name, file: "Payload.txt", text: "end\n")
         }
         try sandbox.writeManifest(names.map { ($0, nil) })
-        let process = Process()
-        process.executableURL = Sandbox.modkitBinary
-        process.arguments = ["sync", "-j", "2"]
-        process.currentDirectoryURL = sandbox.url("ws")
-        process.environment = sandbox.environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try sandbox.spawnModkit(["sync", "-j", "2"], in: "ws")
         let lock = sandbox.url("ws/.modkit/lock").path
         for _ in 0..<1000 where !FileManager.default.fileExists(atPath: lock) { usleep(1_000) }
         usleep(50_000)

@@ -127,14 +127,7 @@ import Glibc
         try sandbox.writeManifest(names.map { ($0, nil) })
 
         for round in 0..<4 {
-            let process = Process()
-            process.executableURL = Sandbox.modkitBinary
-            process.arguments = ["sync", "-j", "4"]
-            process.currentDirectoryURL = sandbox.url("ws")
-            process.environment = sandbox.environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try sandbox.spawnModkit(["sync", "-j", "4"], in: "ws")
             usleep(UInt32.random(in: 20_000...(150_000 + UInt32(round) * 100_000)))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -167,14 +160,7 @@ import Glibc
 
         // Two real syncs at once: the second one sees the first one's lock.
         try FileManager.default.removeItem(at: sandbox.url("ws/.modkit/lock"))
-        let first = Process()
-        first.executableURL = Sandbox.modkitBinary
-        first.arguments = ["sync", "-j", "1"]
-        first.currentDirectoryURL = sandbox.url("ws")
-        first.environment = sandbox.environment
-        first.standardOutput = FileHandle.nullDevice
-        first.standardError = FileHandle.nullDevice
-        try first.run()
+        let first = try sandbox.spawnModkit(["sync", "-j", "1"], in: "ws")
         let lockFile = sandbox.url("ws/.modkit/lock").path
         for _ in 0..<500 where !FileManager.default.fileExists(atPath: lockFile) { usleep(2_000) }
         let second = try sandbox.modkit("sync", in: "ws")

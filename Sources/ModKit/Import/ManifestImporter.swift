@@ -177,14 +177,7 @@ public enum ManifestImporter {
             if used.contains(name), parts.count >= 2 {
                 name = ManifestWriter.identifier(from: parts.suffix(2).joined(separator: "_"))
             }
-            let base = name
-            var counter = 2
-            while used.contains(name) {
-                name = "\(base)_\(counter)"
-                counter += 1
-            }
-            used.insert(name)
-            modules[index].name = name
+            modules[index].name = ManifestWriter.unique(name, among: &used)
         }
     }
 

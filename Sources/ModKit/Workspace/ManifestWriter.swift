@@ -110,16 +110,21 @@ public enum ManifestWriter {
     static func uniqueNames(for repositories: [DiscoveredRepository]) -> [(name: String, repository: DiscoveredRepository)] {
         var used: Set<String> = []
         return repositories.map { repository in
-            let base = identifier(from: String(repository.path.split(separator: "/").last ?? "Module"))
-            var name = base
-            var counter = 2
-            while used.contains(name) {
-                name = "\(base)_\(counter)"
-                counter += 1
-            }
-            used.insert(name)
+            let name = unique(identifier(from: String(repository.path.split(separator: "/").last ?? "Module")), among: &used)
             return (name, repository)
         }
+    }
+
+    /// `base`, or `base_2`, `base_3`… — the first not in `used`, which it is then added to.
+    static func unique(_ base: String, among used: inout Set<String>) -> String {
+        var name = base
+        var counter = 2
+        while used.contains(name) {
+            name = "\(base)_\(counter)"
+            counter += 1
+        }
+        used.insert(name)
+        return name
     }
 
     static func identifier(from text: String) -> String {
