@@ -5,27 +5,35 @@
 #
 #   scripts/install.sh PREFIX            release build (static Swift runtime where the toolchain has one)
 #   scripts/install.sh PREFIX --debug    reuse (or make) the debug build: quick, for tests
+#   scripts/install.sh PREFIX --binary B install the already built binary B (runs no swift at all)
 set -euo pipefail
-usage() { echo "usage: scripts/install.sh PREFIX [--debug]" >&2; exit 2; }
+usage() { echo "usage: scripts/install.sh PREFIX [--debug | --binary PATH]" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 prefix=$1; shift
 configuration=release
-for argument in "$@"; do
-  case $argument in
+binary=
+while [ $# -gt 0 ]; do
+  case $1 in
     --debug) configuration=debug ;;
+    --binary) [ $# -ge 2 ] || usage; binary=$2; shift ;;
     *) usage ;;
   esac
+  shift
 done
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-if [ "$configuration" = release ]; then
+if [ -n "$binary" ]; then
+  [ -x "$binary" ] || { echo "install.sh: $binary is not an executable" >&2; exit 2; }
+  configuration="prebuilt $binary"
+elif [ "$configuration" = release ]; then
   # A self-contained binary where the toolchain supports it; else the ordinary release build.
   swift build -c release --product modkit --static-swift-stdlib || swift build -c release --product modkit
+  binary=$(swift build -c release --show-bin-path)/modkit
 else
   [ -x .build/debug/modkit ] || swift build --product modkit
+  binary=.build/debug/modkit
 fi
-binary=$(swift build -c "$configuration" --show-bin-path)/modkit
 
 mkdir -p "$prefix/bin" "$prefix/share/modkit"
 install -m 0755 "$binary" "$prefix/bin/modkit.tmp.$$"

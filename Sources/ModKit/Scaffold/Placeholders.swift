@@ -41,7 +41,7 @@ struct Placeholders {
             } else {
                 let shown = "{{\(rest[open.upperBound..<close.lowerBound])}}"
                 let message = Identifier.isValid(name)
-                    ? "unknown placeholder '\(shown)'\(DidYouMean.suffix(for: name, among: values.keys.sorted()))"
+                    ? "unknown placeholder '\(shown)'" + (DidYouMean.suggestion(for: name, among: values.keys.sorted()).map { " (did you mean '{{\($0)}}'?)" } ?? "")
                     : "malformed placeholder '\(shown)'"
                 problems.append(.error(message, at: location, sourceLine: String(line),
                                        hint: "placeholders here: \(values.keys.sorted().joined(separator: ", ")); write \\{{ for a literal '{{'"))
