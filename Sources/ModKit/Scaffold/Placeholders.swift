@@ -41,7 +41,7 @@ struct Placeholders {
             } else {
                 let shown = "{{\(rest[open.upperBound..<close.lowerBound])}}"
                 let message = Identifier.isValid(name)
-                    ? "unknown placeholder '\(shown)'" + (DidYouMean.suggestion(for: name, among: values.keys.sorted()).map { " (did you mean '{{\($0)}}'?)" } ?? "")
+                    ? "unknown placeholder '\(shown)'" + (DidYouMean.suggestion(for: name, among: Self.suggestionOrder(values.keys)).map { " (did you mean '{{\($0)}}'?)" } ?? "")
                     : "malformed placeholder '\(shown)'"
                 problems.append(.error(message, at: location, sourceLine: String(line),
                                        hint: "placeholders here: \(values.keys.sorted().joined(separator: ", ")); write \\{{ for a literal '{{'"))
@@ -50,6 +50,12 @@ struct Placeholders {
             rest = rest[close.upperBound...]
         }
         return output + rest
+    }
+
+    /// Lower-case names first, so `{{nmae}}` suggests `{{name}}` rather than `{{Name}}`.
+    static func suggestionOrder(_ names: some Sequence<String>) -> [String] {
+        let sorted = names.sorted()
+        return sorted.filter { !($0.first?.isUppercase ?? false) } + sorted.filter { $0.first?.isUppercase ?? false }
     }
 
     /// Whether `text` holds a placeholder at all (cheap test before rendering).
