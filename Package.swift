@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "GitKitTests", dependencies: ["GitKit"]),
         .testTarget(name: "YAMLKitTests", dependencies: ["YAMLKit"]),
         .testTarget(name: "SpecKitTests", dependencies: ["SpecKit"], exclude: ["Golden", "Ruby"]),
-        .testTarget(name: "ModKitTests", dependencies: ["ModKit", "GitKit"], exclude: ["GuardGolden", "ImportGolden", "ReleaseGolden"]),
+        .testTarget(name: "ModKitTests", dependencies: ["ModKit", "GitKit"], exclude: ["GuardGolden", "ImportGolden", "ReleaseGolden", "ScaffoldGolden"]),
         .testTarget(name: "ModKitCLITests", dependencies: ["ModKitCLI"]),
         // Runs the built `modkit` binary against real repositories.
         .testTarget(name: "EndToEndTests", dependencies: ["modkit"]),

@@ -12,6 +12,7 @@ enum Registry {
             PinCommand.self,
             GuardCommand.self,
             ExportCommand.self,
+            NewCommand.self,
         ]
     }
 

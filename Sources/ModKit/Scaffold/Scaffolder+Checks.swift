@@ -1,0 +1,76 @@
+import Foundation
+
+/// The checks on a new module's name, path and kind, each problem reported with what to do.
+extension Scaffolder {
+    static func checkNames(_ names: [String], manifest: Manifest, problems: inout [Diagnostic]) {
+        var seen = Set<String>()
+        for name in names where seen.insert(name).inserted {
+            if !Identifier.isValid(name) {
+                problems.append(.error("module name '\(name)' is not an identifier",
+                                       hint: "use letters, digits and '_', not starting with a digit, e.g. '\(ManifestDecoder.identifier(from: name))'"))
+            } else if let existing = manifest.module(named: name) {
+                problems.append(.error("the workspace already has a module named '\(name)' (at \(existing.path))", at: existing.location,
+                                       hint: "choose another name"))
+            }
+        }
+    }
+
+    /// The new module's path relative to the workspace root: `requested` normalised, else next to the existing modules.
+    static func modulePath(_ requested: String?, name: String, manifest: Manifest) throws -> String {
+        if let requested {
+            switch RelativePath.normalize(requested) {
+            case .success(let path) where !path.isEmpty: return path
+            case .success, .failure(.empty): throw ModKitError.input("--path '\(requested)' is the workspace root", hint: "give the module a directory of its own")
+            case .failure(.absolute): throw ModKitError.input("--path '\(requested)' is not inside the workspace")
+            case .failure(.escapes): throw ModKitError.input("--path '\(requested)' escapes the workspace", hint: "modules must lie below the directory of modkit.yml")
+            }
+        }
+        // The folder most existing modules share, e.g. `Libs`.
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for module in manifest.modules {
+            let parent = (module.path as NSString).deletingLastPathComponent
+            if counts[parent] == nil { order.append(parent) }
+            counts[parent, default: 0] += 1
+        }
+        let parent = order.max { counts[$0]! < counts[$1]! || (counts[$0]! == counts[$1]! && order.firstIndex(of: $0)! > order.firstIndex(of: $1)!) } ?? ""
+        return parent.isEmpty ? name : parent + "/" + name
+    }
+
+    static func checkPaths(_ paths: [String], names: [String], manifest: Manifest, problems: inout [Diagnostic]) {
+        for (index, path) in paths.enumerated() {
+            let first = path.prefix { $0 != "/" }
+            if first == ".modkit" || first == ".git" {
+                problems.append(.error("module path '\(path)' lies inside the private directory '\(first)'"))
+                continue
+            }
+            if FileManager.default.fileExists(atPath: manifest.root.appendingPathComponent(path).path) {
+                problems.append(.error("\(path) already exists; modkit new creates a module only in a new directory",
+                                       hint: "choose another name or --path, or remove \(path)"))
+            }
+            for module in manifest.modules {
+                if RelativePath.isInside(path, module.path) {
+                    problems.append(.error("module path '\(path)' lies inside module '\(module.name)' at '\(module.path)'; modules cannot nest", at: module.location))
+                } else if RelativePath.isInside(module.path, path) {
+                    problems.append(.error("module path '\(path)' contains module '\(module.name)' at '\(module.path)'; modules cannot nest", at: module.location))
+                }
+            }
+            for other in paths[..<index] where RelativePath.isInside(path, other) || RelativePath.isInside(other, path) {
+                problems.append(.error("modules '\(names[index])' and the one at '\(other)' would nest"))
+            }
+        }
+    }
+
+    /// `--dir` / `--repo`, else: a repository with `--remote`, a directory in a workspace with directory modules (or none), else a repository.
+    static func moduleKind(_ request: ScaffoldRequest, manifest: Manifest) throws -> Module.Kind {
+        if let kind = request.kind {
+            if kind == .directory, request.remote != nil {
+                throw ModKitError.input("--remote needs a repository module; it cannot be used with --dir")
+            }
+            return kind
+        }
+        if request.remote != nil { return .repository }
+        if manifest.modules.isEmpty || manifest.modules.contains(where: { $0.kind == .directory }) { return .directory }
+        return .repository
+    }
+}

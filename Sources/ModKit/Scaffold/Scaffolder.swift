@@ -1,0 +1,138 @@
+import Foundation
+import SpecKit
+
+/// Plans `modkit new`: validates the request, renders the template in memory, plans the guard and the manifest edit.
+public enum Scaffolder {
+    /// The plan, or every problem found (a `TemplateError`); nothing is written.
+    public static func plan(_ request: ScaffoldRequest, template: Template, manifest: Manifest) throws -> ScaffoldPlan {
+        var problems: [Diagnostic] = []
+        let context = TemplateContext(request: request, template: template, manifest: manifest, problems: &problems)
+        let placeholders = Placeholders(values: context.values)
+
+        // Names and paths of the modules the template creates.
+        var names: [String] = []
+        for spec in template.modules {
+            let name = placeholders.render(spec.name, file: spec.location?.file ?? template.displayPath, firstLine: spec.location?.line ?? 1, problems: &problems)
+            names.append(name)
+        }
+        checkNames([request.name] + names.filter { $0 != request.name }, manifest: manifest, problems: &problems)
+        if template.modules.count > 1, template.modules.contains(where: { $0.folder.isEmpty }) {
+            problems.append(.error("a template with several modules must give each its own 'folder'", at: template.modules[0].location))
+        }
+        let primary = names.firstIndex(of: request.name) ?? 0
+        let primaryPath = try modulePath(request.path, name: request.name, manifest: manifest)
+        let parent = (primaryPath as NSString).deletingLastPathComponent
+        let paths = names.indices.map { $0 == primary ? primaryPath : (parent.isEmpty ? names[$0] : parent + "/" + names[$0]) }
+        checkPaths(paths, names: names, manifest: manifest, problems: &problems)
+
+        let kind = try moduleKind(request, manifest: manifest)
+        if kind == .repository, request.remote != nil, names.count > 1 {
+            problems.append(.error("--remote names one repository, but template '\(template.name)' creates \(names.count) modules (\(names.joined(separator: ", ")))",
+                                   hint: "set 'defaults: url-base:' so each gets <url-base>/<Name>.git, or use --dir"))
+        }
+
+        // Render every file of every module.
+        var files: [ScaffoldPlan.File] = []
+        var allValues = context.values
+        for (index, spec) in template.modules.enumerated() where index < names.count {
+            let generated = GuardWriter.directory(module: names[index], moduleDirectory: manifest.directory(of: Module(name: names[index], path: paths[index])),
+                                                  generatedDir: manifest.defaults.generatedDir)
+            var values = context.values
+            values["module"] = names[index]
+            values["generated_dir"] = GuardWriter.displayPath(generated, relativeTo: manifest.root.appendingPathComponent(paths[index]))
+            if index == primary { allValues = values }
+            let folder = spec.folder.isEmpty ? template.directory : template.directory.appendingPathComponent(spec.folder, isDirectory: true)
+            let shownFolder = spec.folder.isEmpty ? template.displayPath : template.displayPath + "/" + spec.folder
+            let entries: [TemplateEntry]
+            do { entries = try TemplateFiles.entries(in: folder, isTemplateRoot: spec.folder.isEmpty) } catch {
+                problems.append(.error("cannot read template folder \(shownFolder): \(error.localizedDescription)"))
+                continue
+            }
+            for entry in entries where !template.skip.contains(where: { Glob.matches($0, path: (spec.folder.isEmpty ? "" : spec.folder + "/") + entry.path) }) {
+                if let file = TemplateFiles.render(entry, displayFolder: shownFolder, modulePath: paths[index], template: template,
+                                                   placeholders: Placeholders(values: values), problems: &problems) {
+                    files.append(file)
+                }
+            }
+        }
+        var seen = Set<String>()
+        for file in files where !seen.insert(file.path).inserted {
+            problems.append(.error("two template files render to the same path '\(file.path)'"))
+        }
+        guard problems.isEmpty else { throw TemplateError(problems) }
+
+        // Versions, dependencies and guards.
+        var modules: [ScaffoldPlan.NewModule] = []
+        for (index, name) in names.enumerated() {
+            let directory = manifest.root.appendingPathComponent(paths[index], isDirectory: true)
+            let dependencies = dependencyNames(of: paths[index], files: files, candidates: names.filter { $0 != name } + manifest.modules.map(\.name))
+            let spec = GuardSpec(name: name, version: context.version, dependencies: dependencies.compactMap { dependency in
+                if names.contains(dependency) { return GuardDependency(name: dependency, version: context.version) }
+                guard let module = manifest.module(named: dependency), let version = VersionReader.read(module: module, in: manifest).version else { return nil }
+                return GuardDependency(name: dependency, version: version, languages: GuardLanguage.set(from: module.guardLanguages))
+            })
+            let guardPlan = try GuardWriter.plan(spec, moduleDirectory: directory, generatedDir: manifest.defaults.generatedDir)
+            for file in guardPlan.files {
+                let path = GuardWriter.displayPath(file.url, relativeTo: manifest.root)
+                if seen.contains(path) {
+                    problems.append(.error("template file '\(path)' is where modkit writes the module's version guard", hint: "remove it from the template"))
+                }
+                files.append(ScaffoldPlan.File(path: path, content: .data(Data(file.expected.utf8)), executable: false, isGuard: true))
+            }
+            var url: String?
+            if kind == .repository {
+                url = request.remote ?? "\(name).git"
+                if request.remote == nil, manifest.defaults.urlBase == nil {
+                    problems.append(.error("a repository module needs a url, and this workspace has no 'url-base'",
+                                           hint: "pass --remote URL (the new repository's origin), set 'defaults: url-base:', or use --dir"))
+                }
+            }
+            let entry = Module(name: name, url: url, path: paths[index])
+            modules.append(ScaffoldPlan.NewModule(name: name, path: paths[index], kind: kind, url: url, remoteURL: manifest.url(of: entry),
+                                                  version: context.version, dependencies: spec.dependencies.map(\.name), guardPlan: guardPlan))
+        }
+        guard problems.isEmpty else { throw TemplateError(problems) }
+
+        let original = try String(contentsOf: manifest.file, encoding: .utf8)
+        let updated = try editedManifest(original, adding: modules, manifest: manifest)
+        let revision = manifest.defaults.revision
+        let branch = revision.flatMap { $0.count == 40 && $0.allSatisfy(\.isHexDigit) ? nil : $0 }
+        return ScaffoldPlan(template: template, modules: modules, files: files, values: allValues, manifestFile: manifest.file,
+                            manifestDisplayPath: manifest.displayPath, originalManifest: original, newManifest: updated,
+                            initialBranch: kind == .repository ? branch : nil, pushes: kind == .repository && request.remote != nil,
+                            ignoredPaths: kind == .repository ? modules.map(\.path) : [], workspaceRoot: manifest.root)
+    }
+
+    /// The manifest text with the new entries, read back and checked before anything is written.
+    static func editedManifest(_ original: String, adding modules: [ScaffoldPlan.NewModule], manifest: Manifest) throws -> String {
+        let entries = modules.map { ManifestAppender.Entry(name: $0.name, path: $0.path, url: $0.url) }
+        let updated: String
+        do { updated = try ManifestAppender.append(entries, to: original) } catch {
+            throw ModKitError.input("cannot add the module to \(manifest.displayPath): \(error.description)")
+        }
+        let reread: Manifest
+        do { reread = try ManifestLoader.parse(text: updated, file: manifest.file, displayPath: manifest.displayPath) } catch {
+            throw ModKitError.input("adding the module would make \(manifest.displayPath) invalid; nothing was written",
+                                    hint: error.diagnostics.first.map(\.description))
+        }
+        let added = reread.modules.suffix(entries.count).map { ManifestAppender.Entry(name: $0.name, path: $0.path, url: $0.url) }
+        guard reread.modules.count == manifest.modules.count + entries.count, Array(added) == entries else {
+            throw ModKitError.input("cannot add the module to \(manifest.displayPath): the edited file does not read back as expected; nothing was written")
+        }
+        return updated
+    }
+
+    /// Workspace or sibling modules named by the rendered Package.swift or podspec at the module's root.
+    static func dependencyNames(of modulePath: String, files: [ScaffoldPlan.File], candidates: [String]) -> [String] {
+        var names: [String] = []
+        for file in files where (file.path as NSString).deletingLastPathComponent == modulePath {
+            guard case .data(let data) = file.content, let kind = SpecFileKind(fileName: (file.path as NSString).lastPathComponent),
+                  kind == .packageSwift || kind == .podspec,
+                  let requirements = try? SpecReader.read(String(decoding: data, as: UTF8.self), kind: kind) else { continue }
+            for requirement in requirements {
+                if let name = candidates.first(where: { requirement.refers(to: $0) }), !names.contains(name) { names.append(name) }
+            }
+        }
+        return names
+    }
+}

@@ -1,0 +1,5 @@
+/// {{summary}}
+public enum {{Name}} {
+    /// The version of the pod, from its version guard.
+    public static var version: String { {{name}}ModuleVersion.string }
+}
