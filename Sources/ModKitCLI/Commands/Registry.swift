@@ -10,6 +10,9 @@ enum Registry {
             StartCommand.self,
             ExportCommand.self,
             TagCommand.self,
+            CheckoutCommand.self,
+            SnapshotsCommand.self,
+            DiffCommand.self,
         ]
     }
 
