@@ -21,7 +21,7 @@ extension SnapshotFile {
             if reader.diagnostics.isEmpty {
                 reader.diagnostics.append(.error("\(displayPath) is empty; expected a snapshot"))
             }
-            throw ManifestError(diagnostics: reader.diagnostics)
+            throw ManifestError(diagnostics: reader.sortedDiagnostics)
         }
         return snapshot
     }
@@ -31,6 +31,15 @@ extension SnapshotFile {
         let source: SourceText
         let displayPath: String
         var diagnostics: [Diagnostic] = []
+
+        /// The diagnostics in file order.
+        var sortedDiagnostics: [Diagnostic] {
+            diagnostics.enumerated().sorted { a, b in
+                let l = a.element.location, r = b.element.location
+                let lk = (l?.line ?? 0, l?.column ?? 0), rk = (r?.line ?? 0, r?.column ?? 0)
+                return lk != rk ? lk < rk : a.offset < b.offset
+            }.map(\.element)
+        }
 
         mutating func error(_ message: String, at mark: Mark, hint: String? = nil) {
             diagnostics.append(.error(message, at: SourceLocation(file: displayPath, line: mark.line, column: mark.column),

@@ -82,6 +82,16 @@ public enum SnapshotPusher {
                 refspecs.append("\(forced ? "+" : "")\(source):\(destination)")
             }
             guard !refspecs.isEmpty else { return result }
+            // libgit2 pushes references only: a bare commit id goes out through a temporary reference.
+            var temporary: [String] = []
+            defer { for name in temporary { try? repository.deleteReference(name) } }
+            refspecs = try refspecs.map { refspec in
+                guard let colon = refspec.firstIndex(of: ":"), let commit = OID(hex: String(refspec[..<colon])) else { return refspec }
+                let name = "refs/modkit/push/\(commit.hex)"
+                try repository.setReference(name, to: commit, force: true, logMessage: "modkit tag --push")
+                temporary.append(name)
+                return name + refspec[colon...]
+            }
             let answers = try repository.push(remote: remote, refspecs: refspecs)
             let rejected = answers.filter { $0.error != nil }
             result.pushed = answers.filter { $0.error == nil }.map(\.ref)
