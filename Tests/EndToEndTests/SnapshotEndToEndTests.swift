@@ -235,6 +235,26 @@ import Testing
         #expect(warned.err.contains("warning: Mod02: commit"), "\(warned.err)")
     }
 
+    @Test func aVanishedCommitFallsBackToTheModulesTag() throws {
+        let sandbox = try Sandbox()
+        _ = try sandbox.makeProduct(2)
+        #expect(try sandbox.modkit("tag", "v1.0.0", "--push", in: "ws").status == 0)
+        let recorded = try sandbox.head(of: "Mod02")
+        // Upstream rewrites history: the recorded commit is replaced and the tag moved onto the new one.
+        let remote = sandbox.url("remotes/Mod02.git").path
+        try sandbox.git("commit", "-q", "--amend", "-m", "Mod02 1.0.0 (rewritten)", in: "src/Mod02")
+        try sandbox.git("push", "-q", "-f", remote, "HEAD:main", in: "src/Mod02")
+        try sandbox.git("tag", "-f", "-a", "v1.0.0", "-m", "moved", in: "src/Mod02")
+        try sandbox.git("push", "-q", "-f", remote, "refs/tags/v1.0.0", in: "src/Mod02")
+        let rewritten = try sandbox.git("rev-parse", "HEAD", in: "src/Mod02")
+        try FileManager.default.removeItem(at: sandbox.url("ws/Libs/Mod02"))
+
+        let result = try sandbox.modkit("checkout", "v1.0.0", in: "ws")
+        #expect(result.status == 0, "\(result.err)")
+        #expect(result.err.contains("Mod02: commit \(recorded.prefix(7)) has vanished from the remote; used tag v1.0.0"), "\(result.err)")
+        #expect(try sandbox.head(of: "Mod02") == rewritten)
+    }
+
     @Test func tagOutsideAGitRepositoryIsAnInputError() throws {
         let sandbox = try Sandbox()
         try sandbox.makeRemote("Mod01")
