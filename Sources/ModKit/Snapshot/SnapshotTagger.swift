@@ -163,10 +163,9 @@ private struct TagRun {
         for change in changes.reversed() {
             do {
                 switch change {
-                case .createdTag(let directory, let name, let label):
+                case .createdTag(let directory, let name, _):
                     try Repository.open(directory.path).deleteTag(name)
                     removed += 1
-                    _ = label
                 case .movedTag(let directory, let name, let previous, let label):
                     try Repository.open(directory.path).setReference("refs/tags/\(name)", to: previous, force: true,
                                                                     logMessage: "modkit tag: roll back")
