@@ -203,19 +203,7 @@ struct ModuleSyncer {
 
     /// Saves a detached HEAD that no ref reaches under `refs/modkit/backup/<date>/HEAD` before it is left.
     private func backupIfUnreachable(_ repository: Repository, head: Head) throws -> String? {
-        guard case .detached(let commit) = head else { return nil }
-        for reference in try repository.references(withPrefix: "refs/") {
-            guard let tip = try? repository.resolveCommit(reference.name) else { continue }
-            if try tip == commit || repository.isDescendant(tip, of: commit) { return nil }
-        }
-        var name = "refs/modkit/backup/\(backupStamp)/HEAD"
-        var counter = 2
-        while try repository.reference(name) != nil {
-            name = "refs/modkit/backup/\(backupStamp)/HEAD-\(counter)"
-            counter += 1
-        }
-        try repository.setReference(name, to: commit, force: false, logMessage: "modkit sync: save detached HEAD before moving")
-        return name
+        try HeadBackup.saveIfUnreachable(repository, head: head, stamp: backupStamp, command: "modkit sync")
     }
 
     private func isEmptyDirectory(_ url: URL) -> Bool {

@@ -9,10 +9,14 @@ enum Registry {
             ForallCommand.self,
             StartCommand.self,
             GraphCommand.self,
+            TagCommand.self,
+            CheckoutCommand.self,
+            SnapshotsCommand.self,
+            DiffCommand.self,
             PinCommand.self,
             GuardCommand.self,
-            ExportCommand.self,
             NewCommand.self,
+            ExportCommand.self,
         ]
     }
 

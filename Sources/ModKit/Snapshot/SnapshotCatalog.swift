@@ -1,0 +1,57 @@
+import Foundation
+import GitKit
+
+/// One snapshot as `modkit snapshots` lists it.
+public struct SnapshotSummary: Sendable, Codable, Equatable {
+    public var name: String
+    public var created: String
+    /// The commit the snapshot tag points at (the commit that added the snapshot file).
+    public var commit: String
+    public var modules: Int
+}
+
+/// Finds snapshots: a snapshot is a tag of the manifest repository whose commit holds `.modkit/snapshots/<tag>.yml`.
+public enum SnapshotCatalog {
+    /// Every snapshot of the workspace, oldest first.
+    public static func list(in workspace: Workspace) throws -> [SnapshotSummary] {
+        let manifestRepository = try ManifestRepository.open(workspace, for: "modkit snapshots")
+        var found: [SnapshotSummary] = []
+        for name in try manifestRepository.repository.tagNames() {
+            guard let commit = try? manifestRepository.repository.resolveCommit("refs/tags/\(name)"),
+                  let snapshot = try? read(name, at: commit, in: manifestRepository) else { continue }
+            found.append(SnapshotSummary(name: name, created: snapshot.created, commit: commit.hex, modules: snapshot.modules.count))
+        }
+        return found.sorted { ($0.created, $0.name) < ($1.created, $1.name) }
+    }
+
+    /// Loads snapshot `name` from its tag (fetching tags from the manifest repository's remote when the tag is not here).
+    public static func load(_ name: String, in workspace: Workspace, command: String) throws -> (snapshot: Snapshot, commit: OID) {
+        let manifestRepository = try ManifestRepository.open(workspace, for: command)
+        return try load(name, in: manifestRepository)
+    }
+
+    static func load(_ name: String, in manifestRepository: ManifestRepository) throws -> (snapshot: Snapshot, commit: OID) {
+        let repository = manifestRepository.repository
+        if try repository.reference("refs/tags/\(name)") == nil, let remote = try? manifestRepository.pushRemote(branch: nil) {
+            try? repository.fetch(remote: remote.remote, options: FetchOptions(downloadTags: .all))
+        }
+        guard try repository.reference("refs/tags/\(name)") != nil else {
+            let known = (try? repository.tagNames()) ?? []
+            throw ModKitError.input("no snapshot named '\(name)': the manifest repository has no tag \(name)\(DidYouMean.suffix(for: name, among: known))",
+                                    hint: "'modkit snapshots' lists the snapshots")
+        }
+        let commit = try repository.resolveCommit("refs/tags/\(name)")
+        guard let snapshot = try read(name, at: commit, in: manifestRepository) else {
+            throw ModKitError.input("tag \(name) is not a snapshot: its commit \(commit.short) has no \(manifestRepository.snapshotPath(name))",
+                                    hint: "'modkit snapshots' lists the snapshots")
+        }
+        return (snapshot, commit)
+    }
+
+    /// The snapshot file of `name` in a commit; nil when that commit has no such file.
+    static func read(_ name: String, at commit: OID, in manifestRepository: ManifestRepository) throws -> Snapshot? {
+        let path = manifestRepository.snapshotPath(name)
+        guard let data = try manifestRepository.repository.readFile(path, at: commit.hex) else { return nil }
+        return try SnapshotFile.parse(String(decoding: data, as: UTF8.self), displayPath: "\(name):\(path)")
+    }
+}

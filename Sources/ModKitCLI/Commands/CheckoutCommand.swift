@@ -1,0 +1,65 @@
+import ModKit
+
+/// `modkit checkout SNAPSHOT`: bring every module back to a snapshot, without ever destroying local work.
+enum CheckoutCommand: Command {
+    static let spec = CommandSpec(
+        name: "checkout",
+        summary: "Bring every module back to a snapshot",
+        discussion: """
+        Reads .modkit/snapshots/SNAPSHOT.yml from the manifest repository's tag SNAPSHOT (the current
+        checkout does not need to have the file), checks that every repository is clean before moving
+        any, clones missing module repositories and fetches missing commits, then puts every module
+        repository at its recorded commit — detached, or on a new branch everywhere with --branch.
+        The manifest repository goes to the snapshot's tag too (directory modules come back with it)
+        unless --modules-only. A recorded commit that has vanished from its remote (force-push) is
+        replaced by the module's tag, with a warning; a tag that moved since the snapshot is reported.
+        A commit made on a detached HEAD is saved under refs/modkit/backup/ before it is left.
+        """,
+        options: [
+            OptionSpec("b", "branch", .value(metavar: "NAME"), help: "Create branch NAME at the recorded commit in every repository."),
+            OptionSpec(nil, "modules-only", help: "Leave the manifest repository where it is."),
+        ],
+        positional: PositionalSpec("SNAPSHOT", minimum: 1, maximum: 1),
+        examples: [
+            "modkit checkout v1.1.1",
+            "modkit checkout v1.1.1 --branch hotfix/1.1.2",
+            "modkit checkout v1.1.1 --modules-only --json",
+        ],
+        mutates: true
+    )
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let name = context.arguments.positionals[0]
+        let workspace = try context.loadWorkspace()
+        let lock = try WorkspaceLock(root: workspace.root, command: "modkit checkout \(name)")
+        defer { lock.release() }
+        let options = CheckoutOptions(branch: context.arguments.value("branch"), modulesOnly: context.arguments.flag("modules-only"))
+        let report: CheckoutReport
+        do {
+            report = try SnapshotCheckout.checkout(name, workspace: workspace, options: options,
+                                                   jobs: try context.jobs(network: false), networkJobs: try context.jobs(network: true))
+        } catch let failure as SnapshotFailure {
+            return SnapshotOutput.report(failure, console: context.console)
+        }
+        for warning in report.warnings { context.console.warning(warning) }
+        if context.json {
+            try context.printJSON(report)
+        } else {
+            let style = context.console.style(for: .standardOutput)
+            var table = TextTable()
+            for result in report.results where context.verbose || result.outcome != .unchanged {
+                let detail = result.outcome == .failed ? style.red("failed: \(result.detail)") : result.detail
+                table.add([style.bold(result.module ?? "(manifest repository)"), result.path, detail])
+            }
+            let moved = report.results.filter { $0.outcome == .moved || $0.outcome == .cloned }.count
+            let unchanged = report.results.filter { $0.outcome == .unchanged }.count
+            var lines = ["Checked out \(report.snapshot): \(moved) moved, \(unchanged) already there"]
+            if !table.rows.isEmpty { lines.append(table.render(indent: "  ")) }
+            context.console.result(lines.joined(separator: "\n"))
+        }
+        for result in report.results where result.backup != nil {
+            context.console.warning("\(result.module ?? "manifest repository"): the commit left behind is saved as \(result.backup!)")
+        }
+        return report.failed ? .failure : .success
+    }
+}

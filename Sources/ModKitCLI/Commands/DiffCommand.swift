@@ -1,0 +1,101 @@
+import ModKit
+
+/// `modkit diff SNAP1 [SNAP2]`: per module, the commits between two snapshots — release notes across repositories.
+enum DiffCommand: Command {
+    static let spec = CommandSpec(
+        name: "diff",
+        summary: "Show per module the commits between two snapshots (or a snapshot and now)",
+        discussion: """
+        For every module, old..new commit and the subjects of the commits in between (for a directory
+        module: the manifest repository's commits that touched its folder), version changes, and
+        modules added or removed. Without SNAP2 it compares with what is checked out now. Missing
+        commits are fetched. --markdown prints release notes.
+        """,
+        options: [
+            OptionSpec(nil, "markdown", help: "Print release notes in Markdown."),
+        ],
+        positional: PositionalSpec("SNAP1 [SNAP2]", minimum: 1, maximum: 2),
+        examples: ["modkit diff v1.0.0 v1.1.0", "modkit diff v1.1.0", "modkit diff v1.0.0 v1.1.0 --markdown > NOTES.md",
+                   "modkit diff v1.0.0 v1.1.0 --json"]
+    )
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let names = context.arguments.positionals
+        let workspace = try context.loadWorkspace()
+        let comparison = try SnapshotDiff.compare(names[0], names.count > 1 ? names[1] : nil, workspace: workspace)
+        if context.json {
+            try context.printJSON(comparison)
+        } else if context.arguments.flag("markdown") {
+            context.console.result(markdown(comparison))
+        } else {
+            context.console.result(text(comparison, style: context.console.style(for: .standardOutput), verbose: context.verbose))
+        }
+        for change in comparison.modules where change.error != nil {
+            context.console.error("\(change.name): \(change.error!)")
+        }
+        return comparison.modules.contains { $0.error != nil } ? .failure : .success
+    }
+
+    private static func range(_ change: ModuleChange) -> String {
+        "\(change.oldCommit.map { String($0.prefix(7)) } ?? "?")..\(change.newCommit.map { String($0.prefix(7)) } ?? "?")"
+    }
+
+    private static func version(_ change: ModuleChange) -> String {
+        guard change.oldVersion != change.newVersion else { return change.newVersion ?? "" }
+        return "\(change.oldVersion ?? "-") → \(change.newVersion ?? "-")"
+    }
+
+    static func text(_ comparison: SnapshotComparison, style: Style, verbose: Bool) -> String {
+        var lines = ["\(comparison.from) → \(comparison.to)"]
+        var unchanged = 0
+        for change in comparison.modules {
+            switch change.status {
+            case .unchanged:
+                unchanged += 1
+                if verbose { lines.append("  \(style.bold(change.name))  unchanged") }
+            case .added:
+                lines.append("  \(style.bold(change.name))  \(style.green("added"))\(change.newVersion.map { " (\($0))" } ?? "")")
+            case .removed:
+                lines.append("  \(style.bold(change.name))  \(style.red("removed"))")
+            case .changed:
+                let count = change.commits.count
+                lines.append("  \(style.bold(change.name))  \(range(change))  \(version(change))  \(count) commit\(count == 1 ? "" : "s")")
+                for commit in change.commits { lines.append("      \(style.yellow(String(commit.commit.prefix(7)))) \(commit.summary)") }
+                for commit in change.droppedCommits {
+                    lines.append("    - \(style.red(String(commit.commit.prefix(7)))) \(commit.summary) (no longer included)")
+                }
+            }
+        }
+        if unchanged > 0, !verbose { lines.append(style.dim("  \(unchanged) module\(unchanged == 1 ? "" : "s") unchanged (-v lists them)")) }
+        return lines.joined(separator: "\n")
+    }
+
+    static func markdown(_ comparison: SnapshotComparison) -> String {
+        var lines = ["## Changes from \(comparison.from) to \(comparison.to)", ""]
+        let added = comparison.modules.filter { $0.status == .added }
+        let removed = comparison.modules.filter { $0.status == .removed }
+        for change in comparison.modules where change.status == .changed {
+            let versions = change.oldVersion != change.newVersion ? " \(change.oldVersion ?? "-") → \(change.newVersion ?? "-")" : ""
+            lines.append("### \(change.name)\(versions)")
+            lines.append("")
+            for commit in change.commits { lines.append("- \(commit.summary) (\(commit.commit.prefix(7)))") }
+            for commit in change.droppedCommits { lines.append("- ~~\(commit.summary)~~ (\(commit.commit.prefix(7)), no longer included)") }
+            if change.commits.isEmpty, change.droppedCommits.isEmpty { lines.append("- version change only") }
+            lines.append("")
+        }
+        if !added.isEmpty {
+            lines.append("### Added modules")
+            lines.append("")
+            lines += added.map { "- \($0.name)\($0.newVersion.map { " \($0)" } ?? "")" }
+            lines.append("")
+        }
+        if !removed.isEmpty {
+            lines.append("### Removed modules")
+            lines.append("")
+            lines += removed.map { "- \($0.name)" }
+            lines.append("")
+        }
+        if lines.count == 2 { lines.append("No changes.") }
+        return lines.joined(separator: "\n").trimmingCharacters(in: .newlines)
+    }
+}

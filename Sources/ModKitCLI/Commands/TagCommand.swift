@@ -1,0 +1,143 @@
+import Foundation
+import ModKit
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// `modkit tag VERSION`: record every module's commit as one snapshot and tag every repository, all or nothing.
+enum TagCommand: Command {
+    static let spec = CommandSpec(
+        name: "tag",
+        summary: "Snapshot every module's commit and tag every repository",
+        discussion: """
+        Checks every repository first: no uncommitted changes (--allow-dirty overrides), HEAD on a
+        commit, and each tag either absent or already on the right commit. A recorded commit that is
+        on no remote branch is a warning (an error with --require-pushed). Then it records each module
+        repository's HEAD (what is checked out, not what was last fetched), its version and branch,
+        and the manifest repository's own commit in .modkit/snapshots/VERSION.yml, commits that file
+        on the manifest repository's current branch, and creates annotated tags: VERSION there,
+        tag-format (default {snapshot}) in every module repository, and dir-tag-format (default
+        {module}/{version}) for every directory module. An existing directory-module tag is kept when
+        the module's folder is identical on its commit, otherwise it is a conflict (bump the version).
+        All or nothing: if any tag cannot be made, every tag and the commit this run made are removed
+        again. Running the same 'modkit tag' again when the snapshot exists and matches changes
+        nothing. With --push the tags and the snapshot commit go to every repository's remote; a
+        failed push is reported per repository and a later 'modkit tag VERSION --push' completes it.
+        """,
+        options: [
+            OptionSpec(nil, "push", help: "Push the tags and the snapshot commit to every remote (only what is missing)."),
+            OptionSpec(nil, "allow-dirty", help: "Record repositories with uncommitted changes (their HEAD, not the changes)."),
+            OptionSpec(nil, "require-pushed", help: "Refuse when a recorded commit is on no remote branch (default: warn)."),
+            OptionSpec(nil, "force", help: "Move existing tags and replace a different snapshot of the same name."),
+            OptionSpec("m", "message", .value(metavar: "MESSAGE"), help: "Annotation of the tags (default: 'modkit snapshot VERSION')."),
+        ],
+        positional: PositionalSpec("VERSION", minimum: 1, maximum: 1),
+        examples: [
+            "modkit tag v1.1.1",
+            "modkit tag v1.1.1 --push",
+            "modkit tag v1.1.1 --require-pushed -m \"Release 1.1.1\"",
+            "modkit tag v1.1.1 --json",
+        ],
+        mutates: true
+    )
+
+    /// `modkit tag --json`.
+    struct Output: Encodable {
+        var report: TagReport
+        var pushes: [SnapshotPushResult]?
+    }
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let name = context.arguments.positionals[0]
+        let workspace = try context.loadWorkspace()
+        let lock = try WorkspaceLock(root: workspace.root, command: "modkit tag \(name)")
+        defer { lock.release() }
+        let options = TagOptions(allowDirty: context.arguments.flag("allow-dirty"),
+                                 requirePushed: context.arguments.flag("require-pushed"),
+                                 force: context.arguments.flag("force"), message: context.arguments.value("message"))
+        let jobs = try context.jobs(network: false)
+        let report: TagReport
+        do {
+            report = try InterruptDeferral.run { isCancelled in
+                try SnapshotTagger.tag(name, workspace: workspace, options: options, jobs: jobs, isCancelled: isCancelled)
+            }
+        } catch let failure as SnapshotFailure {
+            return SnapshotOutput.report(failure, console: context.console)
+        }
+        for warning in report.warnings { context.console.warning(warning) }
+
+        var pushes: [SnapshotPushResult]?
+        if context.arguments.flag("push") {
+            pushes = SnapshotPusher.push(report, workspace: workspace, force: options.force, jobs: try context.jobs(network: true))
+        }
+        if context.json {
+            try context.printJSON(Output(report: report, pushes: pushes))
+        } else {
+            printSummary(report, context: context)
+        }
+        if let pushes { SnapshotOutput.printPushes(pushes, console: context.console, json: context.json) }
+        return pushes?.contains(where: \.failed) == true ? .failure : .success
+    }
+
+    private static func printSummary(_ report: TagReport, context: Context) {
+        let count = { (action: SnapshotTagResult.Action) in report.tags.filter { $0.action == action }.count }
+        if report.unchanged, count(.created) == 0, count(.moved) == 0 {
+            context.console.result("Snapshot \(report.snapshot) already exists and matches every repository; nothing changed.")
+            return
+        }
+        let branch = report.manifestBranch.map { " on \($0)" } ?? " (detached HEAD)"
+        let where_ = report.unchanged ? "already recorded in \(report.file)"
+            : "recorded in \(report.file), committed as \(report.snapshotCommit.prefix(7))\(branch)"
+        context.console.result("Snapshot \(report.snapshot): \(report.modules.count) modules \(where_)")
+        context.console.result("Tags: \(count(.created)) created, \(count(.moved)) moved, \(count(.unchanged)) already in place")
+        if context.verbose {
+            var table = TextTable()
+            for tag in report.tags {
+                table.add([tag.module ?? "(manifest repository)", tag.path, tag.tag, String(tag.commit.prefix(7)), tag.action.rawValue])
+            }
+            context.console.result(table.render(indent: "  "))
+        }
+    }
+}
+
+/// Output shared by the snapshot commands.
+enum SnapshotOutput {
+    /// Prints every problem and what was done about it; exit 1, or 130 after Ctrl-C.
+    static func report(_ failure: SnapshotFailure, console: Console) -> ExitStatus {
+        if failure.interrupted {
+            console.error("interrupted")
+        } else {
+            for problem in failure.problems { console.error(problem) }
+        }
+        for note in failure.notes { console.diagnostic(note) }
+        return failure.interrupted ? .interrupted : .failure
+    }
+
+    static func printPushes(_ pushes: [SnapshotPushResult], console: Console, json: Bool) {
+        for push in pushes where push.failed {
+            console.error("\(push.module ?? "manifest repository"): push to \(push.remote ?? "its remote") failed: \(push.error ?? "")")
+        }
+        guard !json else { return }
+        let pushed = pushes.filter { !$0.pushed.isEmpty }.count
+        let failed = pushes.filter(\.failed).count
+        if pushed == 0, failed == 0 {
+            console.result("Nothing to push: every remote already has the snapshot.")
+        } else {
+            console.result("Pushed to \(pushed) repositor\(pushed == 1 ? "y" : "ies")" + (failed > 0 ? "; \(failed) failed (run the same command again to complete)" : "."))
+        }
+    }
+}
+
+/// Turns Ctrl-C into a request to stop while an all-or-nothing step runs, so it can roll back first; the usual handler returns afterwards.
+enum InterruptDeferral {
+    nonisolated(unsafe) static var requested: Int32 = 0
+
+    static func run<T>(_ body: (@escaping () -> Bool) throws -> T) rethrows -> T {
+        requested = 0
+        let previous = signal(SIGINT) { _ in InterruptDeferral.requested = 1 }
+        defer { signal(SIGINT, previous) }
+        return try body { InterruptDeferral.requested != 0 }
+    }
+}
