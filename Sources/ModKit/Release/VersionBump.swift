@@ -31,7 +31,7 @@ public enum VersionBump {
             bumped = true
         }
         if let json = VersionReader.pick(names, suffix: ".podspec.json", preferred: module.name) {
-            try edits.update(directory.appendingPathComponent(json)) { text in
+            edits.update(directory.appendingPathComponent(json)) { text in
                 guard let text, let range = topLevelJSONVersion(in: text) else { return nil }
                 return text.replacingCharacters(in: range, with: version)
             }
