@@ -56,7 +56,7 @@ extension Repository {
     /// Sets the index entries of `paths` to their state in `commit` (removing those it lacks), like `git reset <commit> -- paths`.
     public func resetIndex(paths: [String], to commit: OID) throws {
         let target = try lookupCommit(commit)
-        try withStrarray(paths) { (array) throws(GitError) in
+        _ = try withStrarray(paths) { (array) throws(GitError) in
             try check(git_reset_default(pointer, target.pointer, array), "git_reset_default")
         }
     }
