@@ -27,14 +27,14 @@ public enum SpecFiles {
         return names.sorted().filter { SpecFileKind(fileName: $0) != nil }.map { directory.appendingPathComponent($0) }
     }
 
-    public static func read(_ url: URL) -> Result<SpecFile, SpecFileProblem> {
+    /// Reads and parses a spec file; `overlay` supplies planned (not yet written) contents, e.g. in a dry run.
+    public static func read(_ url: URL, overlay: EditSet? = nil) -> Result<SpecFile, SpecFileProblem> {
         guard let kind = SpecFileKind(fileName: url.lastPathComponent) else {
             return .failure(SpecFileProblem(url: url, message: "not a spec file modkit reads"))
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
+        guard let text = overlay?.text(of: url) ?? FileManager.default.contents(atPath: url.path).map({ String(decoding: $0, as: UTF8.self) }) else {
             return .failure(SpecFileProblem(url: url, message: "cannot read the file"))
         }
-        let text = String(decoding: data, as: UTF8.self)
         do {
             let requirements = try SpecReader.read(text, kind: kind)
             return .success(SpecFile(url: url, kind: kind, text: text, requirements: requirements))

@@ -29,7 +29,9 @@ public struct WorkspaceSpecs: Sendable {
     private let aliases: [String: String]
 
     /// Reads every module of the workspace (in parallel); modules not on disk have no spec files.
-    public static func load(_ workspace: Workspace, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> WorkspaceSpecs {
+    /// `overlay` supplies planned file contents and `versions` planned module versions (a release's dry run).
+    public static func load(_ workspace: Workspace, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                            overlay: EditSet? = nil, versions: [String: String] = [:]) -> WorkspaceSpecs {
         let manifest = workspace.manifest
         let rootResolved = SpecFiles.resolvedVersions(in: workspace.root)
         let modules = Parallel.map(manifest.modules, jobs: jobs) { module -> ModuleSpecs in
@@ -37,13 +39,17 @@ public struct WorkspaceSpecs: Sendable {
             var files: [SpecFile] = []
             var problems: [SpecFileProblem] = []
             for url in SpecFiles.find(in: directory) {
-                switch SpecFiles.read(url) {
+                switch SpecFiles.read(url, overlay: overlay) {
                 case .success(let file): files.append(file)
                 case .failure(let problem): problems.append(problem)
                 }
             }
+            var version = VersionReader.read(module: module, in: manifest)
+            if let planned = versions[module.name] {
+                version = ModuleVersion(version: SemanticVersion(planned), raw: planned, source: version.source, location: version.location)
+            }
             return ModuleSpecs(
-                module: module, directory: directory, version: VersionReader.read(module: module, in: manifest),
+                module: module, directory: directory, version: version,
                 files: files, problems: problems,
                 resolved: SpecFiles.resolvedVersions(in: directory).merging(rootResolved)
             )

@@ -16,6 +16,7 @@ enum Registry {
             PinCommand.self,
             GuardCommand.self,
             NewCommand.self,
+            ReleaseCommand.self,
             ExportCommand.self,
         ]
     }
