@@ -29,15 +29,24 @@ echo "Sample workspace: $ws"
 run list
 run sync
 run graph
+run status -v
+run tag 1.0.0 --push
+run snapshots
 
-# Some local work: an uncommitted edit and an unpushed commit. sync never destroys either.
+# Local work: an uncommitted edit and an unpushed commit. sync never destroys either.
 echo "// work in progress" >> "$ws/Libs/QCloudCore/Sources/QCloudCore/QCloudCore.swift"
 (cd "$ws/Libs/QCloudCOSXML" && echo "- Upload resume." >> CHANGELOG.md && git commit -qam "Resume uploads")
 run status
 run sync
 run forall -c 'git log -1 --format="%h %s"'
+# Put the edit away and publish the commit, as a developer would before a release.
+git -C "$ws/Libs/QCloudCore" checkout -q -- .
+git -C "$ws/Libs/QCloudCOSXML" push -q origin develop
+
 run pin --check
-run pin
-run guard
-step "modkit status --json   (first module)"
-(cd "$ws" && "$modkit" status --json | sed -n '1,/^  }/p')
+step "modkit release 3.0.0 --dry-run   (first lines)"
+(cd "$ws" && "$modkit" release 3.0.0 --dry-run 2>&1 | head -40) || true
+run release 3.0.0 --yes
+run diff 1.0.0 3.0.0
+run pin --check
+run guard --check

@@ -82,6 +82,12 @@ modules:
   - name: Payments
     path: BusinessComponents/Payments   # no url: a directory of this repository
 YAML
+    printf '# Payments is a directory module of this repository.\n' > "$ws/BusinessComponents/Payments/CHANGELOG.md"
+    printf 'Pod::Spec.new do |s|\n  s.name    = %s\n  s.version = %s\n  s.dependency %s\nend\n' \
+        "'Payments'" "'1.0.0'" "'QCloudCOSXML', '~> 1.2'" > "$ws/BusinessComponents/Payments/Payments.podspec"
+    rm -f "$ws/BusinessComponents/Payments/VERSION"
     printf '/Libs/\n' > "$ws/.gitignore"
-    (cd "$ws" && sample_git init -q && git add -A && git commit -qm "OneForAll workspace")
+    (cd "$ws" && sample_git init -q && git add -A && git commit -qm "OneForAll workspace" \
+        && git clone -q --bare . "$root/remotes/OneForAll.git" && git remote add origin "$root/remotes/OneForAll.git" \
+        && git fetch -q origin && git branch -q -u origin/develop)
 }

@@ -73,7 +73,9 @@ extension ReleaseRun {
         if dryRun { return plannedTags().map { "would create tag \($0.tag) in \($0.path)" } }
         let report = try SnapshotTagger.tag(version, workspace: workspace, options: TagOptions(message: "Release \(version)"), jobs: jobs)
         var lines = [report.unchanged ? "snapshot \(version) already recorded" : "snapshot \(version) recorded in \(report.file)"]
-        lines += report.tags.filter { $0.action != .unchanged }.map { "\($0.tag) in \($0.path) (\($0.action.rawValue))" }
+        lines += report.tags.filter { $0.action != .unchanged }.map {
+            "\($0.tag) in \($0.path == "." ? "the manifest repository" : $0.path) (\($0.action.rawValue))"
+        }
         for (module, name) in versionTags() {
             let repository = try Repository.open(manifest.directory(of: module).path)
             let head = try repository.resolveCommit("HEAD")
@@ -86,7 +88,8 @@ extension ReleaseRun {
             try repository.createAnnotatedTag(name, at: head, message: "\(module.name) \(version)")
             lines.append("\(name) in \(module.path) (created)")
         }
-        report.warnings.forEach { lines.append("warning: \($0)") }
+        // The release commits reach their remotes in the push step; other warnings are worth repeating.
+        report.warnings.filter { !$0.contains("on no remote branch") }.forEach { lines.append("warning: \($0)") }
         return lines
     }
 
@@ -155,7 +158,7 @@ extension ReleaseRun {
             if let error = result.error {
                 problems.append("\(result.module ?? "manifest repository"): \(error)")
             } else if !result.pushed.isEmpty {
-                lines.append("\(result.path): pushed \(result.pushed.joined(separator: ", "))")
+                lines.append("\(result.path == "." ? "manifest repository" : result.path): pushed \(result.pushed.joined(separator: ", "))")
             }
         }
         if !problems.isEmpty { throw ReleaseStepFailure(problems: problems) }

@@ -78,6 +78,11 @@ public final class ReleaseRun {
     func preflight() throws -> [String] {
         var problems: [String] = []
         var checked: [String] = []
+        for module in plan.modules {
+            if let current = VersionReader.read(module: module, in: manifest).version, current > plan.version {
+                problems.append("\(module.name) is at \(current); releasing it as \(version) would move its version backwards")
+            }
+        }
         for module in plan.modules where module.kind == .repository {
             let directory = manifest.directory(of: module)
             guard Repository.isRepository(directory.path), let repository = try? Repository.open(directory.path) else {
