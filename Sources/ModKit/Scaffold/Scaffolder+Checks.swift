@@ -15,8 +15,9 @@ extension Scaffolder {
         }
     }
 
-    /// The new module's path relative to the workspace root: `requested` normalised, else next to the existing modules.
-    static func modulePath(_ requested: String?, name: String, manifest: Manifest) throws -> String {
+    /// The new module's path relative to the workspace root: `requested` normalised, else next to the existing
+    /// modules of its kind (a directory module must not land in a folder the manifest repository ignores for clones).
+    static func modulePath(_ requested: String?, name: String, kind: Module.Kind, manifest: Manifest) throws -> String {
         if let requested {
             switch RelativePath.normalize(requested) {
             case .success(let path) where !path.isEmpty: return path
@@ -25,10 +26,11 @@ extension Scaffolder {
             case .failure(.escapes): throw ModKitError.input("--path '\(requested)' escapes the workspace", hint: "modules must lie below the directory of modkit.yml")
             }
         }
-        // The folder most existing modules share, e.g. `Libs`.
+        // The folder most existing modules of the same kind share, e.g. `Libs`.
+        let sameKind = manifest.modules.filter { $0.kind == kind }
         var counts: [String: Int] = [:]
         var order: [String] = []
-        for module in manifest.modules {
+        for module in sameKind.isEmpty ? manifest.modules : sameKind {
             let parent = (module.path as NSString).deletingLastPathComponent
             if counts[parent] == nil { order.append(parent) }
             counts[parent, default: 0] += 1

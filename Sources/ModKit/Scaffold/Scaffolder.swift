@@ -20,12 +20,12 @@ public enum Scaffolder {
             problems.append(.error("a template with several modules must give each its own 'folder'", at: template.modules[0].location))
         }
         let primary = names.firstIndex(of: request.name) ?? 0
-        let primaryPath = try modulePath(request.path, name: request.name, manifest: manifest)
+        let kind = try moduleKind(request, manifest: manifest)
+        let primaryPath = try modulePath(request.path, name: request.name, kind: kind, manifest: manifest)
         let parent = (primaryPath as NSString).deletingLastPathComponent
         let paths = names.indices.map { $0 == primary ? primaryPath : (parent.isEmpty ? names[$0] : parent + "/" + names[$0]) }
         checkPaths(paths, names: names, manifest: manifest, problems: &problems)
 
-        let kind = try moduleKind(request, manifest: manifest)
         if kind == .repository, request.remote != nil, names.count > 1 {
             problems.append(.error("--remote names one repository, but template '\(template.name)' creates \(names.count) modules (\(names.joined(separator: ", ")))",
                                    hint: "set 'defaults: url-base:' so each gets <url-base>/<Name>.git, or use --dir"))
