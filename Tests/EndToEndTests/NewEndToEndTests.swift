@@ -17,20 +17,21 @@ import Testing
         try sandbox.write(original, to: "ws/modkit.yml")
         let result = try sandbox.modkit("new", "Payments", "--template", "swift-package", in: "ws")
         #expect(result.status == 0, "\(result.err)")
-        #expect(result.out.contains("Created Payments 0.1.0 (directory module) at Libs/Payments"))
+        // A directory module goes next to the workspace's other directory modules (COSXML), not among the clones in Libs/.
+        #expect(result.out.contains("Created Payments 0.1.0 (directory module) at BusinessComponents/Payments"))
 
         var lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let after = try #require(lines.firstIndex { $0.contains("# pinned by hand") })
-        lines.insert(contentsOf: ["", "    -   name: Payments", "        path: Libs/Payments"], at: after + 1)
+        lines.insert(contentsOf: ["", "    -   name: Payments", "        path: BusinessComponents/Payments"], at: after + 1)
         #expect(try sandbox.read("ws/modkit.yml") == lines.joined(separator: "\n"))
 
         let list = try sandbox.modkit("list", "Payments", "--json", in: "ws")
         #expect(list.status == 0 && list.out.contains("\"version\" : \"0.1.0\""), "\(list.out)\(list.err)")
-        #expect(FileManager.default.fileExists(atPath: sandbox.url("ws/Libs/Payments/Generated/PaymentsVersion.swift").path))
+        #expect(FileManager.default.fileExists(atPath: sandbox.url("ws/BusinessComponents/Payments/Generated/PaymentsVersion.swift").path))
 
-        let build = try swift(sandbox, "build", in: "ws/Libs/Payments")
+        let build = try swift(sandbox, "build", in: "ws/BusinessComponents/Payments")
         #expect(build.status == 0, "\(build.out)\(build.err)")
-        let test = try swift(sandbox, "test", in: "ws/Libs/Payments")
+        let test = try swift(sandbox, "test", in: "ws/BusinessComponents/Payments")
         #expect(test.status == 0, "\(test.out)\(test.err)")
         #expect((test.out + test.err).contains("Executed 1 test, with 0 failures"))
     }
