@@ -168,6 +168,25 @@ def print_table(samples, tools, baseline):
         print(f"  {tool.name}: " + ", ".join(spreads))
 
 
+def verify(tools, fx, env):
+    """After the runs every tool's clones must be at the remotes' newest commit; says where not."""
+    expected = {}
+    for name in fx.names:
+        result = subprocess.run(["git", "rev-parse", "main"], cwd=os.path.join(fx.remotes, f"{name}.git"), env=env,
+                                stdout=subprocess.PIPE, text=True, check=True)
+        expected[name] = result.stdout.strip()
+    for tool in tools:
+        wrong = []
+        for name in fx.names:
+            result = subprocess.run(["git", "rev-parse", "HEAD"], cwd=os.path.join(tool.workspace, "Libs", name),
+                                    env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            if result.stdout.strip() != expected[name]:
+                wrong.append(name)
+        if wrong:
+            print(f"  warning: {tool.name} left {len(wrong)} of {len(fx.names)} repositories off the remote's "
+                  f"newest commit (e.g. {wrong[0]})", file=sys.stderr)
+
+
 def bench_pin(binary, root, env, runs):
     workspace = fixture.make_spec_workspace(os.path.join(root, "pins"), modules=250)
     files = sum(len(files) for _, _, files in os.walk(workspace) if True) - 1
@@ -193,6 +212,7 @@ def main():
     parser.add_argument("--only", help="comma list of operations to measure (fresh,noop,update,status,forall)")
     parser.add_argument("--keep", action="store_true", help="keep the fixture directory")
     options = parser.parse_args()
+    options.modkit = os.path.abspath(options.modkit)
 
     root = tempfile.mkdtemp(prefix="modkit-bench-")
     env = fixture.isolated_env(root)
@@ -209,6 +229,7 @@ def main():
         if options.peers:
             tools += peers.make_peers(fx, root, env)
         samples = measure(tools, options.runs, fx, env, options.only.split(",") if options.only else None)
+        verify(tools, fx, env)
         print(f"\n{options.count} repositories, median of {options.runs} runs, {cores} cores, "
               f"modkit {'-j ' + options.jobs if options.jobs else 'with its default -j'}; git driven by xargs -P{cores}\n")
         print_table(samples, tools, git.name)
