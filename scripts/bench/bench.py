@@ -14,7 +14,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 import fixture  # noqa: E402
 import peers  # noqa: E402
-from timing import Tool, run, timed  # noqa: E402
+from timing import Tool, remove_clones, run, timed  # noqa: E402
 
 
 class ModkitTool(Tool):
@@ -28,7 +28,7 @@ class ModkitTool(Tool):
         return [self.binary, "-q", *jobs, *args]
 
     def fresh(self, env):
-        shutil.rmtree(os.path.join(self.workspace, "Libs"), ignore_errors=True)
+        remove_clones(self.workspace)
         return timed(self.cmd("sync"), self.workspace, env)
 
     def sync(self, env):
@@ -58,7 +58,7 @@ class GitTool(Tool):
         return time.perf_counter() - start
 
     def fresh(self, env):
-        shutil.rmtree(os.path.join(self.workspace, "Libs"), ignore_errors=True)
+        remove_clones(self.workspace)
         return self.xargs(f"git clone -q -b main file://{self.remotes}/{{}}.git Libs/{{}}", env)
 
     def sync(self, env):

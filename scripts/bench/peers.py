@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import sys
 
-from timing import Tool, run, timed
+from timing import Tool, remove_clones, run, timed
 
 PIP_PEERS = ["west", "vcstool", "tsrc", "gita"]
 
@@ -69,7 +69,7 @@ class Peer(Tool):
         return f"file://{self.fx.remotes}/{module}.git"
 
     def clear(self):
-        shutil.rmtree(os.path.join(self.workspace, "Libs"), ignore_errors=True)
+        remove_clones(self.workspace)
 
     def t(self, command, env=None):
         return timed(command, self.workspace, env or self.env)

@@ -1,5 +1,7 @@
 """Running and timing commands for the benchmark; shared by bench.py and peers.py."""
 
+import os
+import shutil
 import subprocess
 import time
 
@@ -28,3 +30,10 @@ class Tool:
         self.workspace = workspace
         # operation method name -> why the tool cannot do it ("n/a" in the table)
         self.missing = {}
+
+
+def remove_clones(workspace):
+    """Deletes a workspace's clones before a fresh sync (untimed) and flushes the file system, so the
+    deferred cost of the deletion does not land on whichever tool happens to clone next."""
+    shutil.rmtree(os.path.join(workspace, "Libs"), ignore_errors=True)
+    os.sync()
