@@ -1,6 +1,7 @@
 internal import CLibgit2
 
 // Every checkout uses GIT_CHECKOUT_SAFE: local modifications are never overwritten; a clash throws `.conflict`.
+// The one exception, `checkoutIntoNewWorkTree`, only writes into a clone that has no work tree yet.
 
 extension Repository {
     /// Checks out the tree of `refs/heads/<name>` and points HEAD at that branch.
@@ -37,6 +38,30 @@ extension Repository {
         _ = ReferenceHandle(try make("git_reference_set_target") {
             git_reference_set_target(&$0, ref.pointer, &raw, "fast-forward \(branch) to \(commit.short)")
         }, owner: self)
+    }
+
+    /// Points HEAD at local branch `branch` (or detaches it at `commit` when `branch` is nil) and writes
+    /// the work tree of a clone made with `checkout: false`, so a new clone is checked out once, straight
+    /// at its target. The one forced checkout: such a work tree holds nothing to protect; a repository
+    /// whose index is not empty is refused with `.uncommitted`.
+    public func checkoutIntoNewWorkTree(branch: String?, commit: OID) throws {
+        let index = IndexHandle(try make("git_repository_index") { git_repository_index(&$0, pointer) }, owner: self)
+        guard git_index_entrycount(index.pointer) == 0 else {
+            throw GitError(code: .uncommitted, errorClass: "checkout",
+                           message: "the work tree is not a new clone's; refusing a forced checkout",
+                           function: "checkoutIntoNewWorkTree")
+        }
+        if let branch {
+            let ref = try lookupBranch(branch)
+            try check(git_repository_set_head(pointer, ref.name), "git_repository_set_head")
+        } else {
+            var raw = commit.gitOID
+            try check(git_repository_set_head_detached(pointer, &raw), "git_repository_set_head_detached")
+        }
+        var options = git_checkout_options()
+        try check(git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION)), "git_checkout_options_init")
+        options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue
+        try check(git_checkout_head(pointer, &options), "git_checkout_head")
     }
 
     /// Writes the tree of a commit to the work tree and index with the SAFE strategy, relative to HEAD.

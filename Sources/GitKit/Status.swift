@@ -25,11 +25,15 @@ public struct StatusSummary: Sendable, Equatable {
 extension Repository {
     /// Summarises the work tree and index; a file staged and modified again counts in both.
     /// `paths` (relative to the work tree) limits it to those files or folders, e.g. a directory module.
-    public func status(paths: [String] = []) throws -> StatusSummary {
+    /// `untracked: false` skips looking for untracked files (their count is then 0), which is all
+    /// `isClean` needs and spares reading ignore rules and listing untracked directories.
+    public func status(paths: [String] = [], untracked: Bool = true) throws -> StatusSummary {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
-        options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
+        options.flags = untracked
+            ? GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
+            : 0
         let list = try withStrarray(paths) { pathspec throws(GitError) in
             options.pathspec = pathspec.pointee
             return StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },

@@ -14,41 +14,21 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 import fixture  # noqa: E402
 import peers  # noqa: E402
-
-
-def run(command, cwd, env, check=True):
-    result = subprocess.run(command, cwd=cwd, env=env, shell=isinstance(command, str),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if check and result.returncode not in (0,):
-        raise RuntimeError(f"{command} failed ({result.returncode}) in {cwd}: {result.stderr[-2000:]}")
-    return result.returncode
-
-
-def timed(command, cwd, env, check=True):
-    start = time.perf_counter()
-    run(command, cwd, env, check)
-    return time.perf_counter() - start
-
-
-class Tool:
-    """One way of doing the five operations on its own copy of the workspace."""
-
-    def __init__(self, name, workspace):
-        self.name = name
-        self.workspace = workspace
+from timing import Tool, remove_clones, run, timed  # noqa: E402
 
 
 class ModkitTool(Tool):
     def __init__(self, binary, workspace, jobs):
-        super().__init__("modkit", workspace)
+        super().__init__("modkit" if not jobs else f"modkit -j{jobs}", workspace)
         self.binary = binary
         self.jobs = jobs
 
     def cmd(self, *args):
-        return [self.binary, "-q", "-j", str(self.jobs), *args]
+        jobs = ["-j", str(self.jobs)] if self.jobs else []
+        return [self.binary, "-q", *jobs, *args]
 
     def fresh(self, env):
-        shutil.rmtree(os.path.join(self.workspace, "Libs"), ignore_errors=True)
+        remove_clones(self.workspace)
         return timed(self.cmd("sync"), self.workspace, env)
 
     def sync(self, env):
@@ -78,7 +58,7 @@ class GitTool(Tool):
         return time.perf_counter() - start
 
     def fresh(self, env):
-        shutil.rmtree(os.path.join(self.workspace, "Libs"), ignore_errors=True)
+        remove_clones(self.workspace)
         return self.xargs(f"git clone -q -b main file://{self.remotes}/{{}}.git Libs/{{}}", env)
 
     def sync(self, env):
@@ -100,37 +80,111 @@ OPERATIONS = [
 ]
 
 
-def measure(tools, runs, fx, env):
-    results = {}
+SHORT = {"fresh sync": "fresh", "no-op sync": "noop", "update sync": "update", "status": "status",
+         "forall rev-parse": "forall"}
+
+
+def attempt(tool, method, env):
+    """One sample: seconds, None when the tool has no such operation, or the failure as text."""
+    if method in tool.missing:
+        return None
+    try:
+        return getattr(tool, method)(env)
+    except (RuntimeError, OSError, subprocess.SubprocessError) as error:
+        if isinstance(tool, (ModkitTool, GitTool)):
+            raise
+        return f"failed: {str(error).strip().splitlines()[-1][:200] if str(error).strip() else error}"
+
+
+def measure(tools, runs, fx, env, only=None):
+    """Per operation and tool, every sample; tools interleaved within each run."""
+    samples = {}
     for label, method, prepare in OPERATIONS:
-        samples = {tool.name: [] for tool in tools}
+        if only and SHORT[label] not in only:
+            if method == "fresh":  # the later operations need the clones
+                for tool in tools:
+                    attempt(tool, method, env)
+            samples[label] = {tool.name: [None] for tool in tools}
+            continue
+        samples[label] = {tool.name: [] for tool in tools}
         for index in range(runs):
             if prepare == "push":
                 fx.push_commit_everywhere(index)
             # Interleave the tools, rotating who goes first, so drift on the machine hits all alike.
             order = tools[index % len(tools):] + tools[:index % len(tools)]
             for tool in order:
-                samples[tool.name].append(getattr(tool, method)(env))
-        results[label] = {name: statistics.median(values) for name, values in samples.items()}
-        line = "  ".join(f"{name} {value:.3f}s" for name, value in results[label].items())
+                samples[label][tool.name].append(attempt(tool, method, env))
+        line = "  ".join(f"{name} {summary(values)}" for name, values in samples[label].items())
         print(f"  measured {label}: {line}", file=sys.stderr, flush=True)
-    return results
+    return samples
 
 
-def print_table(results, tools, baseline):
-    names = [tool.name for tool in tools]
-    header = ["operation"] + [f"{name} (s)" for name in names] + [f"{name}/git" for name in names if name != baseline]
+def median(values):
+    """The median of the timed samples, or None when the operation is n/a or failed in any run."""
+    if not values or any(not isinstance(value, float) for value in values):
+        return None
+    return statistics.median(values)
+
+
+def summary(values):
+    value = median(values)
+    if value is None:
+        return next((v for v in values if isinstance(v, str)), "n/a")
+    return f"{value:.3f}s [{min(values):.3f}-{max(values):.3f}]"
+
+
+def print_table(samples, tools, baseline):
+    """Operations as rows; per tool the median seconds and its ratio to plain git."""
+    header = ["operation"] + [tool.name for tool in tools]
     rows = []
     for label, _, _ in OPERATIONS:
-        values = results[label]
-        row = [label] + [f"{values[name]:.3f}" for name in names]
-        row += [f"{values[name] / values[baseline]:.2f}x" for name in names if name != baseline]
+        base = median(samples[label][baseline])
+        row = [label]
+        for tool in tools:
+            value = median(samples[label][tool.name])
+            if value is None:
+                row.append("failed" if any(isinstance(v, str) for v in samples[label][tool.name]) else "n/a")
+            elif tool.name == baseline:
+                row.append(f"{value:.3f}s")
+            else:
+                row.append(f"{value:.3f}s {value / base:.2f}x")
         rows.append(row)
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
     print("| " + " | ".join(cell.ljust(width) for cell, width in zip(header, widths)) + " |")
     print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
     for row in rows:
         print("| " + " | ".join(cell.ljust(width) for cell, width in zip(row, widths)) + " |")
+    print(f"\nratios are tool/{baseline} of medians; spread (max/min over runs) per tool:")
+    for tool in tools:
+        spreads = []
+        for label, method, _ in OPERATIONS:
+            values = samples[label][tool.name]
+            if median(values) is not None:
+                spreads.append(f"{label} {max(values) / min(values):.2f}")
+            elif method in tool.missing:
+                spreads.append(f"{label} n/a ({tool.missing[method]})")
+            else:
+                spreads.append(f"{label} {next((v for v in values if isinstance(v, str)), 'not measured')}")
+        print(f"  {tool.name}: " + ", ".join(spreads))
+
+
+def verify(tools, fx, env):
+    """After the runs every tool's clones must be at the remotes' newest commit; says where not."""
+    expected = {}
+    for name in fx.names:
+        result = subprocess.run(["git", "rev-parse", "main"], cwd=os.path.join(fx.remotes, f"{name}.git"), env=env,
+                                stdout=subprocess.PIPE, text=True, check=True)
+        expected[name] = result.stdout.strip()
+    for tool in tools:
+        wrong = []
+        for name in fx.names:
+            result = subprocess.run(["git", "rev-parse", "HEAD"], cwd=os.path.join(tool.workspace, "Libs", name),
+                                    env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            if result.stdout.strip() != expected[name]:
+                wrong.append(name)
+        if wrong:
+            print(f"  warning: {tool.name} left {len(wrong)} of {len(fx.names)} repositories off the remote's "
+                  f"newest commit (e.g. {wrong[0]})", file=sys.stderr)
 
 
 def bench_pin(binary, root, env, runs):
@@ -153,9 +207,12 @@ def main():
     parser.add_argument("--modkit", required=True)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--peers", action="store_true")
-    parser.add_argument("--jobs", type=int, help="modkit -j (default: modkit's own default for network work)")
+    parser.add_argument("--jobs", help="modkit -j; a comma list (e.g. 4,8,16) measures one modkit per value "
+                        "(default: modkit's own defaults)")
+    parser.add_argument("--only", help="comma list of operations to measure (fresh,noop,update,status,forall)")
     parser.add_argument("--keep", action="store_true", help="keep the fixture directory")
     options = parser.parse_args()
+    options.modkit = os.path.abspath(options.modkit)
 
     root = tempfile.mkdtemp(prefix="modkit-bench-")
     env = fixture.isolated_env(root)
@@ -165,17 +222,17 @@ def main():
               file=sys.stderr, flush=True)
         fx = fixture.Fixture(root, options.count, env)
         fx.build()
-        jobs = options.jobs or max(4, cores)
-        tools = [
-            ModkitTool(options.modkit, fx.workspace("modkit", options.count), jobs),
-            GitTool(fx.plain_workspace("git"), fx.names, fx.remotes, cores),
-        ]
+        jobs = [int(value) for value in options.jobs.split(",")] if options.jobs else [None]
+        modkits = [ModkitTool(options.modkit, fx.workspace(f"modkit{j or ''}", options.count), j) for j in jobs]
+        git = GitTool(fx.plain_workspace("git"), fx.names, fx.remotes, cores)
+        tools = modkits + [git]
         if options.peers:
             tools += peers.make_peers(fx, root, env)
-        results = measure(tools, options.runs, fx, env)
+        samples = measure(tools, options.runs, fx, env, options.only.split(",") if options.only else None)
+        verify(tools, fx, env)
         print(f"\n{options.count} repositories, median of {options.runs} runs, {cores} cores, "
-              f"modkit -j {jobs}; git driven by xargs -P{cores}\n")
-        print_table(results, tools, tools[1].name)
+              f"modkit {'-j ' + options.jobs if options.jobs else 'with its default -j'}; git driven by xargs -P{cores}\n")
+        print_table(samples, tools, git.name)
         bench_pin(options.modkit, root, env, options.runs)
     finally:
         if options.keep:

@@ -52,7 +52,9 @@ struct ModuleSyncer {
             do {
                 let repository: Repository
                 if remote == "origin" {
-                    repository = try Repository.clone(url: url, to: staging.path, options: CloneOptions(progress: progress))
+                    // No checkout here: the work tree is written once, at the target, by placeFreshClone.
+                    repository = try Repository.clone(url: url, to: staging.path,
+                                                      options: CloneOptions(checkout: false, progress: progress))
                 } else {
                     repository = try Repository.create(at: staging.path)
                     try repository.addRemote(remote, url: url)
@@ -71,20 +73,21 @@ struct ModuleSyncer {
         }
     }
 
-    /// Puts a new clone at its target and drops the default branch the clone made if it is not the target.
+    /// Puts a new clone (fetched, not yet checked out) at its target with one checkout, and drops the
+    /// default branch the clone made if it is not the target.
     private func placeFreshClone(_ repository: Repository, at target: RevisionTarget) throws {
         let initial = try repository.head()
         switch target {
         case .branch(let name, let commit):
-            if case .branch(name, _) = initial {
-                try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
-                return
+            if case .branch(name, _) = initial {} else {
+                try repository.createBranch(name, at: commit, force: true)
             }
-            try repository.createBranch(name, at: commit, force: true)
-            try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
-            try repository.checkoutBranch(name)
+            if try repository.upstream(ofBranch: name) == nil {
+                try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
+            }
+            try repository.checkoutIntoNewWorkTree(branch: name, commit: commit)
         case .tag(_, let commit), .commit(let commit):
-            try repository.checkoutDetached(commit)
+            try repository.checkoutIntoNewWorkTree(branch: nil, commit: commit)
         }
         if case .branch(let made, _) = initial, made != target.branchName {
             try repository.deleteReference("refs/heads/\(made)")
@@ -119,7 +122,7 @@ struct ModuleSyncer {
     /// Moves HEAD to the target when that loses nothing; otherwise explains why it stays.
     private func move(_ repository: Repository, to target: RevisionTarget) throws -> ModuleSyncResult {
         let head = try repository.head()
-        let dirty = !(try repository.status().isClean)
+        let dirty = !(try repository.status(untracked: false).isClean)  // untracked files never count
         var outcome: ModuleSyncResult
 
         switch (target, head) {

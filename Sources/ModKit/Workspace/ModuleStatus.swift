@@ -62,12 +62,15 @@ public enum StatusReader {
         do {
             switch module.kind {
             case .repository:
-                guard Repository.isRepository(directory.path) else {
+                // One open, not an isRepository probe and then an open: each parses the config files.
+                let repository: Repository
+                do {
+                    repository = try Repository.open(directory.path)
+                } catch let error as GitError where error.code == .notFound {
                     status.state = .error
                     status.error = "\(module.path) exists but is not a git repository"
                     return status
                 }
-                let repository = try Repository.open(directory.path)
                 try readHead(of: repository, into: &status)
                 apply(try repository.status(), to: &status)
             case .directory:
@@ -95,7 +98,9 @@ public enum StatusReader {
             if let upstream = try repository.upstream(ofBranch: name) {
                 status.upstream = upstream
                 if let target = try? repository.resolveCommit("refs/remotes/\(upstream)") {
-                    let counts = try repository.aheadBehind(local: commit, upstream: target)
+                    // Most modules sit exactly at their upstream: no history walk needed then.
+                    let counts = target == commit ? (ahead: 0, behind: 0)
+                        : try repository.aheadBehind(local: commit, upstream: target)
                     status.ahead = counts.ahead
                     status.behind = counts.behind
                 }
