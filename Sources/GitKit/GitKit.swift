@@ -1,4 +1,5 @@
 internal import CLibgit2
+import Foundation
 
 /// Process-wide libgit2 facts and settings that are not tied to one repository.
 public enum GitKit {
@@ -19,6 +20,12 @@ public enum GitKit {
         for (level, path) in levels {
             try check(modkit_git_set_search_path(level.rawValue, path), "git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH)")
         }
+    }
+
+    /// Starts libgit2's one-time initialisation (which parses the system's CA certificates, several milliseconds)
+    /// on a background thread, so it overlaps with the caller's own start-up work.
+    public static func initializeInBackground() {
+        Thread.detachNewThread { ensureInitialized() }
     }
 
     /// Runs `git_libgit2_init()` exactly once per process; every public entry point calls this first.

@@ -8,7 +8,10 @@ public enum ModKitCLI {
 
     /// Runs modkit with `arguments` (without the program name) and returns the process exit code.
     public static func main(_ arguments: [String], console providedConsole: Console? = nil) -> Int32 {
-        if providedConsole == nil { Interrupt.install() }
+        if providedConsole == nil {
+            Interrupt.install()
+            GitKit.initializeInBackground()
+        }
         let console = providedConsole ?? Console(
             noColorFlag: arguments.contains("--no-color"),
             quiet: arguments.contains("--quiet") || arguments.contains("-q"),

@@ -62,7 +62,7 @@ public enum SnapshotCheckout {
         var problems = Parallel.map(targets, jobs: jobs) { $0.preflight(branch: options.branch) }.flatMap { $0 }
         if !options.modulesOnly {
             let repository = manifestRepository.repository
-            if !(try repository.status().isClean) {
+            if !(try repository.status(untracked: false).isClean) {
                 problems.append("manifest repository: uncommitted changes (commit or stash them, or pass --modules-only)")
             }
             if let branch = options.branch, let existing = try repository.branchTarget(branch), existing != snapshotCommit {
@@ -151,7 +151,7 @@ struct ModuleTarget: Sendable {
         do {
             let repository = try Repository.open(directory.path)
             var problems: [String] = []
-            if !(try repository.status().isClean) {
+            if !(try repository.status(untracked: false).isClean) {
                 problems.append("\(entry.name): local changes in \(entry.path) (commit or stash them first)")
             }
             if let branch, let existing = try repository.branchTarget(branch), existing.hex != entry.commit {

@@ -79,7 +79,7 @@ enum SnapshotPreflight {
         if case .branch(let branch, _) = head { manifestBranch = branch }
         var problems: [String] = []
         var warnings: [String] = []
-        if !options.allowDirty, !(try repository.status().isClean) {
+        if !options.allowDirty, !(try repository.status(untracked: false).isClean) {
             problems.append("manifest repository: uncommitted changes (commit or stash them, or pass --allow-dirty)")
         }
 
@@ -161,7 +161,7 @@ enum SnapshotPreflight {
                 result.problems.append("\(module.name): HEAD has no commit (unborn branch) in \(module.path)")
                 return result
             }
-            if !options.allowDirty, !(try repository.status().isClean) {
+            if !options.allowDirty, !(try repository.status(untracked: false).isClean) {
                 result.problems.append("\(module.name): uncommitted changes in \(module.path) (commit or stash them, or pass --allow-dirty)")
             }
             let version = versionText(VersionReader.read(module: module, in: manifest))

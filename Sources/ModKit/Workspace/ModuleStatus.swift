@@ -95,9 +95,9 @@ public enum StatusReader {
         case .branch(let name, let commit):
             status.branch = name
             status.commit = commit.hex
-            if let upstream = try repository.upstream(ofBranch: name) {
+            if let (upstream, target) = try repository.tracking(ofBranch: name) {
                 status.upstream = upstream
-                if let target = try? repository.resolveCommit("refs/remotes/\(upstream)") {
+                if let target {
                     // Most modules sit exactly at their upstream: no history walk needed then.
                     let counts = target == commit ? (ahead: 0, behind: 0)
                         : try repository.aheadBehind(local: commit, upstream: target)

@@ -37,7 +37,7 @@ enum CheckoutCommand: Command {
         let report: CheckoutReport
         do {
             report = try SnapshotCheckout.checkout(name, workspace: workspace, options: options,
-                                                   jobs: try context.jobs(network: false), networkJobs: try context.jobs(network: true))
+                                                   jobs: try context.jobs(waitsOnIO: false), networkJobs: try context.jobs(waitsOnIO: true))
         } catch let failure as SnapshotFailure {
             return SnapshotOutput.report(failure, console: context.console)
         }

@@ -26,7 +26,7 @@ enum ForallCommand: Command {
         let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
         let console = context.console
         let json = context.json
-        let results = Forall.run(command, in: modules, workspace: workspace, jobs: try context.jobs(network: false)) { result in
+        let results = Forall.run(command, in: modules, workspace: workspace, jobs: try context.jobs(waitsOnIO: false)) { result in
             guard !json else { return }
             let style = console.style(for: .standardOutput)
             var block = style.bold("== \(result.name) (\(result.path))")

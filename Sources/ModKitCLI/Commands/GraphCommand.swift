@@ -25,7 +25,7 @@ enum GraphCommand: Command {
             throw UsageError("unknown format '\(format)'; use text, dot, mermaid or json")
         }
         let workspace = try context.loadWorkspace()
-        let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(network: false))
+        let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
         let order: [String]
         switch DependencyGraph.order(specs) {
         case .success(let sorted): order = sorted

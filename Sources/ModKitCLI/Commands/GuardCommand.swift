@@ -36,7 +36,7 @@ enum GuardCommand: Command {
         let lock = check || dryRun ? nil : try WorkspaceLock(root: workspace.root, command: "modkit guard")
         defer { lock?.release() }
 
-        let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(network: false))
+        let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
         let guardModules = specs.modules.map { module in
             GuardModule(
                 name: module.module.name, directory: module.directory, version: module.version.version,

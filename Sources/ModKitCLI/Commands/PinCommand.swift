@@ -40,7 +40,7 @@ enum PinCommand: Command {
         let lock = check || dryRun ? nil : try WorkspaceLock(root: workspace.root, command: "modkit pin")
         defer { lock?.release() }
 
-        let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(network: false))
+        let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
         let problems = specs.modules.filter { selected in modules.contains { $0.name == selected.module.name } }.flatMap(\.problems)
         let plans = Pinner.plan(specs, modules: modules)
         let findings = plans.flatMap(\.findings)

@@ -61,7 +61,7 @@ enum ReleaseCommand: Command {
             }
         }
         let options = ReleaseRunner.Options(dryRun: dryRun, resume: context.arguments.flag("resume"),
-                                            from: context.arguments.value("from"), jobs: try context.jobs(network: true))
+                                            from: context.arguments.value("from"), jobs: try context.jobs(waitsOnIO: true))
         console.info("Release \(plan.version)\(dryRun ? " (dry run: nothing is changed)" : ""): \(plan.modules.map(\.name).joined(separator: ", "))")
         var outcomes: [StepOutcome] = []
         let passed = try ReleaseRunner.run(plan, workspace: workspace, options: options) { outcome in

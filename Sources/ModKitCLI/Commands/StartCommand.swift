@@ -22,7 +22,7 @@ enum StartCommand: Command {
         let modules = try workspace.modules(named: names, groups: context.groups)
         let lock = try WorkspaceLock(root: workspace.root, command: "modkit start \(branch)")
         defer { lock.release() }
-        let results = TopicBranch.start(branch, in: modules, workspace: workspace, jobs: try context.jobs(network: false))
+        let results = TopicBranch.start(branch, in: modules, workspace: workspace, jobs: try context.jobs(waitsOnIO: true))
         if context.json {
             try context.printJSON(results)
         } else {

@@ -17,7 +17,7 @@ enum StatusCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         let workspace = try context.loadWorkspace()
         let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
-        let statuses = StatusReader.read(modules, in: workspace, jobs: try context.jobs(network: false))
+        let statuses = StatusReader.read(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true))
         let failed = statuses.contains { $0.state == .error }
         if context.json {
             try context.printJSON(statuses)

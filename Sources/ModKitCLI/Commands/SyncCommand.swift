@@ -35,7 +35,7 @@ enum SyncCommand: Command {
         }
 
         let progress = SyncProgress(console: context.console, modules: modules, printsLines: !context.json)
-        let results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(network: true)) { progress.handle($0) }
+        let results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) { progress.handle($0) }
         progress.finish()
         let ignored = (try? Syncer.ignoreModuleRepositories(in: workspace)) ?? []
 

@@ -57,7 +57,7 @@ enum TagCommand: Command {
         let options = TagOptions(allowDirty: context.arguments.flag("allow-dirty"),
                                  requirePushed: context.arguments.flag("require-pushed"),
                                  force: context.arguments.flag("force"), message: context.arguments.value("message"))
-        let jobs = try context.jobs(network: false)
+        let jobs = try context.jobs(waitsOnIO: false)
         let report: TagReport
         do {
             report = try InterruptDeferral.run { isCancelled in
@@ -70,7 +70,7 @@ enum TagCommand: Command {
 
         var pushes: [SnapshotPushResult]?
         if context.arguments.flag("push") {
-            pushes = SnapshotPusher.push(report, workspace: workspace, force: options.force, jobs: try context.jobs(network: true))
+            pushes = SnapshotPusher.push(report, workspace: workspace, force: options.force, jobs: try context.jobs(waitsOnIO: true))
         }
         if context.json {
             try context.printJSON(Output(report: report, pushes: pushes))

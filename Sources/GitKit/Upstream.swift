@@ -1,0 +1,41 @@
+internal import CLibgit2
+
+extension Repository {
+    /// The upstream of a local branch ("origin/develop") and the commit it points at (nil when that ref is missing).
+    ///
+    /// Reads `branch.<b>.remote`/`merge` and the remote's fetch refspec from one config snapshot, which is much
+    /// cheaper than `upstream(ofBranch:)` (libgit2 loads the whole remote); unusual refspecs take that slower path.
+    public func tracking(ofBranch branch: String) throws -> (upstream: String, target: OID?)? {
+        let config = ConfigHandle(try make("git_repository_config_snapshot") { git_repository_config_snapshot(&$0, pointer) },
+                                  owner: self)
+        func value(_ key: String) throws(GitError) -> String? {
+            try nilIfNotFound { () throws(GitError) -> String in
+                var buf = git_buf()
+                try check(git_config_get_string_buf(&buf, config.pointer, key), "git_config_get_string_buf")
+                return takeBuf(&buf)
+            }
+        }
+        guard let remote = try value("branch.\(branch).remote"), let merge = try value("branch.\(branch).merge"),
+              merge.hasPrefix("refs/heads/") else { return nil }
+        let mergedBranch = String(merge.dropFirst("refs/heads/".count))
+        let reference: String
+        let upstream: String
+        if remote == "." {
+            reference = merge
+            upstream = mergedBranch
+        } else {
+            let standard = "refs/heads/*:refs/remotes/\(remote)/*"
+            guard let fetch = try value("remote.\(remote).fetch"), fetch == standard || fetch == "+" + standard else {
+                guard let slow = try self.upstream(ofBranch: branch) else { return nil }
+                return (slow, try? resolveCommit("refs/remotes/\(slow)"))
+            }
+            reference = "refs/remotes/\(remote)/\(mergedBranch)"
+            upstream = "\(remote)/\(mergedBranch)"
+        }
+        var oid = git_oid()
+        let found = git_reference_name_to_id(&oid, pointer, reference)
+        if found == GIT_ENOTFOUND.rawValue { return (upstream, nil) }
+        try check(found, "git_reference_name_to_id")
+        return (upstream, OID(oid))
+    }
+}
