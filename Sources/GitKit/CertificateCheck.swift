@@ -92,3 +92,16 @@ enum TLSTrust {
         return value.isEmpty ? nil : value
     }
 }
+
+extension GitKit {
+    /// A setting of the user's global git configuration (global, XDG, system), e.g. "modkit.acceptNewHostKeys"; nil when unset.
+    public static func globalConfigString(_ name: String) -> String? {
+        ensureInitialized()
+        var config: OpaquePointer?
+        guard git_config_open_default(&config) == 0, let config else { return nil }
+        defer { git_config_free(config) }
+        var buf = git_buf()
+        guard git_config_get_string_buf(&buf, config, name) == 0 else { git_error_clear(); return nil }
+        return takeBuf(&buf)
+    }
+}

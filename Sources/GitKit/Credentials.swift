@@ -48,7 +48,7 @@ final class CredentialSession {
 
     init(authentication: RemoteAuthentication = GitKit.remoteAuthentication) {
         self.authentication = authentication
-        home = SSHConfig.homeDirectory()
+        home = authentication.homeDirectory ?? SSHConfig.homeDirectory()
     }
 
     /// Applies ~/.ssh/config (HostName, Port, User) to an ssh url; returns the url to connect to when it changed.
@@ -159,12 +159,28 @@ final class CredentialSession {
         parts += notes
         if limitReached() { parts.append("gave up after \(offers) attempt\(offers == 1 ? "" : "s") (the limit)") }
         var text = parts.joined(separator: "; ")
+        if tried.contains("the keys of ssh-agent") && agentHoldsRSAKey() { offeredRSA = true }
         if offeredRSA || sawMethodListFailure {
             text += ". Note: libgit2 \(GitKit.libgit2Version) signs RSA keys with ssh-rsa (SHA-1) through libssh2, which OpenSSH 8.8 and newer refuse by default"
             text += sawMethodListFailure ? " ('Failed to retrieve list of SSH authentication methods')" : ""
             text += "; use an ed25519 key (ssh-keygen -t ed25519) for this server"
         }
         return text
+    }
+
+    /// Whether the agent holds an RSA key (asked with `ssh-add -L` only after a failure, to explain it).
+    private func agentHoldsRSAKey() -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ssh-add", "-L"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").contains { $0.hasPrefix("ssh-rsa ") }
     }
 
     private func offerSSHPassword(_ out: UnsafeMutablePointer<UnsafeMutablePointer<git_credential>?>, user: String, remote: RemoteURL) -> Int32 {

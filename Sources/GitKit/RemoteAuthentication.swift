@@ -71,6 +71,7 @@ public final class RemoteAuthentication: @unchecked Sendable {
     private var _credentialStore: (any CredentialStore)?
     private var _hostKeyTrustHint = "rerun with --accept-new-host-keys"
     private var answers: [String: String] = [:]
+    private var _homeDirectory: String?
 
     init() {}
 
@@ -102,6 +103,12 @@ public final class RemoteAuthentication: @unchecked Sendable {
     public var hostKeyTrustHint: String {
         get { lock.withLock { _hostKeyTrustHint } }
         set { lock.withLock { _hostKeyTrustHint = newValue } }
+    }
+
+    /// Where `.ssh/config`, `.ssh/known_hosts` and the default keys are looked up; nil means `$HOME` (tests point it elsewhere).
+    public var homeDirectory: String? {
+        get { lock.withLock { _homeDirectory } }
+        set { lock.withLock { _homeDirectory = newValue } }
     }
 
     /// Whether a prompter is installed (a terminal or askpass program is available).

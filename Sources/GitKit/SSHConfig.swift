@@ -104,8 +104,23 @@ enum SSHConfig {
         return matched
     }
 
+    /// ssh's pattern matching: `*` any run of characters, `?` one character, everything else literal (case-insensitive).
     static func wildcard(_ pattern: String, _ text: String) -> Bool {
-        fnmatch(pattern.lowercased(), text.lowercased(), 0) == 0
+        let p = Array(pattern.lowercased()), t = Array(text.lowercased())
+        var pi = 0, ti = 0, star = -1, mark = 0
+        while ti < t.count {
+            if pi < p.count && (p[pi] == "?" || p[pi] == t[ti]) {
+                pi += 1; ti += 1
+            } else if pi < p.count && p[pi] == "*" {
+                star = pi; mark = ti; pi += 1
+            } else if star >= 0 {
+                pi = star + 1; mark += 1; ti = mark
+            } else {
+                return false
+            }
+        }
+        while pi < p.count && p[pi] == "*" { pi += 1 }
+        return pi == p.count
     }
 
     static func expand(_ path: String, home: String, host: String, remoteUser: String) -> String {

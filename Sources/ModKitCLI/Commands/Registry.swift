@@ -9,6 +9,7 @@ enum Registry {
             ForallCommand.self,
             StartCommand.self,
             ExportCommand.self,
+            DoctorCommand.self,
         ]
     }
 
