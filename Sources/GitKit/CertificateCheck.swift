@@ -60,25 +60,26 @@ extension CredentialSession {
     }
 }
 
-/// Where TLS certificate authorities come from: SSL_CERT_FILE / SSL_CERT_DIR, else git's http.sslCAInfo /
-/// http.sslCAPath from the global config, else the system store. libgit2 does not read these itself.
+/// Where TLS certificate authorities come from, in git's order: GIT_SSL_CAINFO / GIT_SSL_CAPATH, then git's
+/// http.sslCAInfo / http.sslCAPath (global config), then SSL_CERT_FILE / SSL_CERT_DIR, then the system store.
+/// libgit2 reads none of these itself; the choice is process-wide (GIT_OPT_SET_SSL_CERT_LOCATIONS).
 enum TLSTrust {
     static func ensureConfigured() { _ = configured }
 
     private static let configured: Bool = {
         let environment = ProcessInfo.processInfo.environment
-        var file = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
-        var directory = environment["SSL_CERT_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-        if file == nil && directory == nil {
-            file = globalConfigPath("http.sslCAInfo")
-            directory = globalConfigPath("http.sslCAPath")
+        let env = { (name: String) in environment[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let sources: [() -> (String?, String?)] = [
+            { (env("GIT_SSL_CAINFO"), env("GIT_SSL_CAPATH")) },
+            { (globalConfigPath("http.sslCAInfo"), globalConfigPath("http.sslCAPath")) },
+            { (env("SSL_CERT_FILE"), env("SSL_CERT_DIR")) },
+            { FileManager.default.fileExists(atPath: "/etc/ssl/certs/ca-certificates.crt") ? ("/etc/ssl/certs/ca-certificates.crt", nil) : (nil, nil) },
+        ]
+        for source in sources {
+            let (file, directory) = source()
+            if file != nil || directory != nil { return modkit_git_set_ssl_cert_locations(file, directory) == 0 }
         }
-        if file == nil && directory == nil {
-            let system = "/etc/ssl/certs/ca-certificates.crt"
-            if FileManager.default.fileExists(atPath: system) { file = system }
-        }
-        guard file != nil || directory != nil else { return false }
-        return modkit_git_set_ssl_cert_locations(file, directory) == 0
+        return false
     }()
 
     /// A path-valued setting of the user's global/XDG/system git config (with `~` expanded); nil when unset.
