@@ -13,4 +13,8 @@ static inline int modkit_git_set_owner_validation(int enabled) {
     return git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, enabled);
 }
 
+static inline int modkit_git_set_ssl_cert_locations(const char *file, const char *path) {
+    return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, path);
+}
+
 #endif

@@ -23,6 +23,7 @@ public struct CloneOptions {
 extension Repository {
     /// Clones `url` (a local path, `file://`, `git://`, `https://` or ssh URL) into `path`; local paths are hardlinked when possible.
     ///
+    /// Credentials, host keys and proxies follow `GitKit.remoteAuthentication` and git's config (`http.proxy`, HTTPS_PROXY).
     /// On failure libgit2 itself removes what it created; GitKit does no further cleanup.
     public static func clone(url: String, to path: String, options: CloneOptions = CloneOptions()) throws -> Repository {
         GitKit.ensureInitialized()
@@ -32,6 +33,7 @@ extension Repository {
         cloneOptions.local = GIT_CLONE_LOCAL_AUTO
         cloneOptions.checkout_opts.checkout_strategy =
             options.checkout ? GIT_CHECKOUT_SAFE.rawValue : GIT_CHECKOUT_NONE.rawValue
+        cloneOptions.fetch_opts.proxy_opts.type = GIT_PROXY_AUTO
         let box = RemoteCallbacksBox(transferProgress: options.progress)
         box.install(into: &cloneOptions.fetch_opts.callbacks)
         let pointer = try box.run { () throws(GitError) in

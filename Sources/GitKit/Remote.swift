@@ -84,6 +84,7 @@ extension Repository {
         case .all: fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL
         case .none: fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
         }
+        fetchOptions.proxy_opts.type = GIT_PROXY_AUTO
         let box = RemoteCallbacksBox(transferProgress: options.progress)
         box.install(into: &fetchOptions.callbacks)
         try box.run { () throws(GitError) in
@@ -102,6 +103,7 @@ extension Repository {
         let handle = try lookupRemote(remote)
         var pushOptions = git_push_options()
         try check(git_push_options_init(&pushOptions, UInt32(GIT_PUSH_OPTIONS_VERSION)), "git_push_options_init")
+        pushOptions.proxy_opts.type = GIT_PROXY_AUTO
         var results: [PushResult] = []
         let box = RemoteCallbacksBox()
         box.pushTransferProgress = options.progress

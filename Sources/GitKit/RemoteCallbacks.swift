@@ -31,8 +31,10 @@ public struct TransferProgress: Sendable {
 
 /// The payload behind every `git_remote_callbacks`: optional Swift closures the C trampolines call.
 ///
-/// Credentials and certificate-check closures belong here too, next to the progress ones, so one box
-/// serves clone, fetch and push. The box is passed unretained; `run` keeps it alive for the C call.
+/// Every box also authenticates: its `CredentialSession` answers the credentials, certificate-check and
+/// remote-ready callbacks from `GitKit.remoteAuthentication`, so clone, fetch, push and ls-remote all
+/// authenticate the same way without their callers doing anything. The box is passed unretained; `run`
+/// keeps it alive for the C call.
 final class RemoteCallbacksBox {
     /// Download progress; returning false cancels with `GitError.Code.user`.
     var transferProgress: ((TransferProgress) -> Bool)?
@@ -41,16 +43,37 @@ final class RemoteCallbacksBox {
     /// The remote's verdict per pushed reference: name and nil when accepted, else the rejection text.
     var pushUpdateReference: ((String, String?) -> Void)?
 
+    /// Credentials, host keys and ~/.ssh/config for this one operation.
+    let session: CredentialSession
+
     /// Set when a closure asked to cancel, so the resulting error is reported as `.user`.
     private(set) var cancelled = false
 
-    init(transferProgress: ((TransferProgress) -> Bool)? = nil) {
+    init(transferProgress: ((TransferProgress) -> Bool)? = nil, authentication: RemoteAuthentication = GitKit.remoteAuthentication) {
         self.transferProgress = transferProgress
+        session = CredentialSession(authentication: authentication)
+        TLSTrust.ensureConfigured()
     }
 
     /// Points `callbacks` at the trampolines for the closures that are set, with this box as payload.
     func install(into callbacks: inout git_remote_callbacks) {
         callbacks.payload = Unmanaged.passUnretained(self).toOpaque()
+        callbacks.credentials = { out, url, username, allowed, payload in
+            guard let box = RemoteCallbacksBox.from(payload), let out else { return GIT_PASSTHROUGH.rawValue }
+            return box.session.acquire(out, url: url.map { String(cString: $0) },
+                                       usernameFromURL: username.map { String(cString: $0) }, allowed: allowed)
+        }
+        callbacks.certificate_check = { cert, valid, host, payload in
+            guard let box = RemoteCallbacksBox.from(payload), let cert else { return GIT_PASSTHROUGH.rawValue }
+            return box.session.checkCertificate(cert, valid: valid != 0, host: host.map { String(cString: $0) } ?? "")
+        }
+        callbacks.remote_ready = { remote, direction, payload in
+            guard let box = RemoteCallbacksBox.from(payload), let remote else { return 0 }
+            let push = direction == GIT_DIRECTION_PUSH.rawValue
+            guard let current = (push ? git_remote_pushurl(remote) : nil) ?? git_remote_url(remote) else { return 0 }
+            guard let resolved = box.session.prepare(connecting: String(cString: current)) else { return 0 }
+            return push ? git_remote_set_instance_pushurl(remote, resolved) : git_remote_set_instance_url(remote, resolved)
+        }
         if transferProgress != nil {
             callbacks.transfer_progress = { stats, payload in
                 guard let box = RemoteCallbacksBox.from(payload), let stats else { return 0 }
@@ -78,9 +101,14 @@ final class RemoteCallbacksBox {
         let result = withExtendedLifetime(self) { Result { () throws(GitError) -> T in try body() } }
         switch result {
         case .success(let value):
+            session.succeeded()
             return value
         case .failure(var error):
-            if cancelled {
+            error.message = redactingSecrets(error.message)
+            if let failure = session.failure {
+                error.code = failure.code
+                error.message = failure.message
+            } else if cancelled {
                 error.code = .user
                 if error.message.isEmpty || error.message.hasPrefix("libgit2 returned") {
                     error.message = "cancelled by a callback"

@@ -57,6 +57,7 @@ public enum ModKitCLI {
                 return .success
             }
             let directory = try workingDirectory(parsed)
+            RemoteAccess.configure(acceptNewHostKeys: parsed.flag("accept-new-host-keys"))
             let context = Context(command: spec, arguments: parsed, console: console, workingDirectory: directory)
             return try command.run(context)
         } catch {

@@ -35,6 +35,10 @@ modkit_ensure_packages() {
     fi
 }
 
+# What the remote-transport tests start on 127.0.0.1: sshd, ssh-agent/ssh-keygen, openssl (test CA) and
+# python3 (the smart-HTTP server around git http-backend).
+MODKIT_TRANSPORT_TEST_PACKAGES="/usr/sbin/sshd:openssh-server ssh-agent:openssh-client openssl:openssl python3:python3"
+
 modkit_require_swift() {
     if ! command -v swift >/dev/null 2>&1; then
         echo "modkit needs the Swift toolchain (6.0 or newer) on PATH: https://www.swift.org/install" >&2

@@ -71,6 +71,7 @@ enum GlobalOptions {
         OptionSpec("v", "verbose", help: "Print more detail."),
         OptionSpec(nil, "json", help: "Print machine-readable JSON on stdout."),
         OptionSpec(nil, "no-color", help: "Never colour output (also NO_COLOR=1)."),
+        OptionSpec(nil, "accept-new-host-keys", help: "Add unknown ssh host keys to ~/.ssh/known_hosts (changed keys are still refused)."),
         OptionSpec("h", "help", help: "Show help for the command."),
     ]
 }

@@ -18,6 +18,7 @@ enum Registry {
             NewCommand.self,
             ReleaseCommand.self,
             ExportCommand.self,
+            DoctorCommand.self,
         ]
     }
 
