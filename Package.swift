@@ -40,6 +40,6 @@ let package = Package(
         .testTarget(name: "ModKitTests", dependencies: ["ModKit", "GitKit"], exclude: ["GuardGolden", "ImportGolden", "ReleaseGolden", "ScaffoldGolden"]),
         .testTarget(name: "ModKitCLITests", dependencies: ["ModKitCLI"]),
         // Runs the built `modkit` binary against real repositories.
-        .testTarget(name: "EndToEndTests", dependencies: ["modkit"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["modkit"], exclude: ["Support"]),
     ]
 )
