@@ -18,7 +18,7 @@ enum DoctorCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         let workspace = try context.loadWorkspace()
         let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
-        let results = Doctor.check(modules, in: workspace, jobs: try context.jobs(network: true))
+        let results = Doctor.check(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true))
         if context.json {
             try context.printJSON(results)
         } else {
