@@ -170,7 +170,7 @@ final class SSHServer {
             PidFile none
             """.write(to: config, atomically: true, encoding: .utf8)
             let log = directory.appendingPathComponent("sshd-\(port).log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             let pid = try Spawn.start("/usr/sbin/sshd", ["-D", "-e", "-f", config.path], environment: sandbox.environment,
                                       directory: directory.path, stdout: "/dev/null", stderr: log.path)
             for _ in 0..<100 {

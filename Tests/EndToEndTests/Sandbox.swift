@@ -97,8 +97,8 @@ final class Sandbox {
         process.environment = environment
         let outFile = root.appendingPathComponent(".out-\(UUID().uuidString)")
         let errFile = root.appendingPathComponent(".err-\(UUID().uuidString)")
-        FileManager.default.createFile(atPath: outFile.path, contents: nil)
-        FileManager.default.createFile(atPath: errFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errFile.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outFile)
             try? FileManager.default.removeItem(at: errFile)
