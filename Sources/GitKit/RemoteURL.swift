@@ -90,7 +90,7 @@ struct RemoteURL: Equatable {
 }
 
 /// Removes `user:password@` from every url in `text`, for libgit2 messages that may echo a url.
-func redactingSecrets(_ text: String) -> String {
+public func redactingSecrets(_ text: String) -> String {
     guard text.contains("://"), text.contains("@") else { return text }
     var result = ""
     var rest = Substring(text)

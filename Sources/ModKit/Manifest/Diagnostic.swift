@@ -78,3 +78,14 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
         diagnostics.map { $0.rendered(colored: colored) }.joined(separator: "\n")
     }
 }
+
+extension Array where Element == Diagnostic {
+    /// The diagnostics sorted by line and column, keeping the order of those at the same place.
+    var inFileOrder: [Diagnostic] {
+        enumerated().sorted { a, b in
+            let l = a.element.location, r = b.element.location
+            let lk = (l?.line ?? 0, l?.column ?? 0), rk = (r?.line ?? 0, r?.column ?? 0)
+            return lk != rk ? lk < rk : a.offset < b.offset
+        }.map(\.element)
+    }
+}

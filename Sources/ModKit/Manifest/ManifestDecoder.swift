@@ -34,11 +34,7 @@ struct ManifestDecoder {
 
     /// The diagnostics in file order.
     var sortedDiagnostics: [Diagnostic] {
-        diagnostics.enumerated().sorted { a, b in
-            let l = a.element.location, r = b.element.location
-            let lk = (l?.line ?? 0, l?.column ?? 0), rk = (r?.line ?? 0, r?.column ?? 0)
-            return lk != rk ? lk < rk : a.offset < b.offset
-        }.map(\.element)
+        diagnostics.inFileOrder
     }
 
     // MARK: Generic checks
