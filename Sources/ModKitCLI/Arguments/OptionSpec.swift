@@ -65,7 +65,7 @@ enum GlobalOptions {
     static let specs: [OptionSpec] = [
         OptionSpec("C", "directory", .value(metavar: "DIR"), help: "Run as if modkit was started in DIR."),
         OptionSpec(nil, "manifest", .value(metavar: "FILE"), help: "Use FILE as the manifest instead of searching for modkit.yml."),
-        OptionSpec("j", "jobs", .value(metavar: "N"), help: "Work on N modules at once (default: CPU count, at least 4 for network work)."),
+        OptionSpec("j", "jobs", .value(metavar: "N"), help: "Work on N modules at once (default: CPU count; at least 4 for network work and status)."),
         OptionSpec("g", "group", .repeated(metavar: "G"), help: "Only modules in group G (repeatable)."),
         OptionSpec("q", "quiet", help: "Print only errors and results."),
         OptionSpec("v", "verbose", help: "Print more detail."),
