@@ -28,6 +28,12 @@ public enum GitKit {
         Thread.detachNewThread { ensureInitialized() }
     }
 
+    /// Waits until the initialisation started by `initializeInBackground()` is done; a process must not exit
+    /// while libgit2 is still initialising on another thread (its exit handlers would race with it).
+    public static func finishInitialization() {
+        ensureInitialized()
+    }
+
     /// Runs `git_libgit2_init()` exactly once per process; every public entry point calls this first.
     static func ensureInitialized() {
         _ = initialization

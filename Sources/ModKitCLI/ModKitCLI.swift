@@ -17,7 +17,9 @@ public enum ModKitCLI {
             quiet: arguments.contains("--quiet") || arguments.contains("-q"),
             verbose: arguments.contains("--verbose") || arguments.contains("-v")
         )
-        return run(arguments, console: console).rawValue
+        let status = run(arguments, console: console)
+        if providedConsole == nil { GitKit.finishInitialization() }
+        return status.rawValue
     }
 
     static func run(_ arguments: [String], console: Console) -> ExitStatus {
@@ -57,7 +59,9 @@ public enum ModKitCLI {
                 return .success
             }
             let directory = try workingDirectory(parsed)
-            RemoteAccess.configure(acceptNewHostKeys: parsed.flag("accept-new-host-keys"))
+            if spec.reachesRemotes {
+                RemoteAccess.configure(acceptNewHostKeys: parsed.flag("accept-new-host-keys"))
+            }
             let context = Context(command: spec, arguments: parsed, console: console, workingDirectory: directory)
             return try command.run(context)
         } catch {

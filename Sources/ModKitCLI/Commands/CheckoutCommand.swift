@@ -25,7 +25,8 @@ enum CheckoutCommand: Command {
             "modkit checkout v1.1.1 --branch hotfix/1.1.2",
             "modkit checkout v1.1.1 --modules-only --json",
         ],
-        mutates: true
+        mutates: true,
+        reachesRemotes: true
     )
 
     static func run(_ context: Context) throws -> ExitStatus {

@@ -11,6 +11,8 @@ public struct CommandSpec: Sendable {
     public var examples: [String] = []
     /// Whether the command changes the workspace (such commands take the workspace lock).
     public var mutates = false
+    /// Whether the command may talk to remotes; only then is authentication set up (it reads git config).
+    public var reachesRemotes = false
 }
 
 /// A modkit subcommand: a spec for parsing and help, and a run function over ModKit.

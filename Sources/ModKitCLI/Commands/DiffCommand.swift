@@ -16,7 +16,8 @@ enum DiffCommand: Command {
         ],
         positional: PositionalSpec("SNAP1 [SNAP2]", minimum: 1, maximum: 2),
         examples: ["modkit diff v1.0.0 v1.1.0", "modkit diff v1.1.0", "modkit diff v1.0.0 v1.1.0 --markdown > NOTES.md",
-                   "modkit diff v1.0.0 v1.1.0 --json"]
+                   "modkit diff v1.0.0 v1.1.0 --json"],
+        reachesRemotes: true
     )
 
     static func run(_ context: Context) throws -> ExitStatus {

@@ -12,7 +12,8 @@ enum DoctorCommand: Command {
         'certificate not trusted', with the fix. Exits 1 when any module is not ok.
         """,
         positional: .modules,
-        examples: ["modkit doctor", "modkit doctor --accept-new-host-keys", "modkit doctor --json"]
+        examples: ["modkit doctor", "modkit doctor --accept-new-host-keys", "modkit doctor --json"],
+        reachesRemotes: true
     )
 
     static func run(_ context: Context) throws -> ExitStatus {

@@ -35,7 +35,8 @@ enum NewCommand: Command {
             "modkit new Search --template pod --var summary='Search for everything' --dry-run",
             "modkit new Maps --template file:///srv/templates/feature.git#v2",
         ],
-        mutates: true
+        mutates: true,
+        reachesRemotes: true
     )
 
     static func run(_ context: Context) throws -> ExitStatus {

@@ -35,7 +35,8 @@ enum ReleaseCommand: Command {
             "modkit release 1.2.1 QCloudCore --yes",
             "modkit release 1.2.0 --markdown >> PULL_REQUEST.md",
         ],
-        mutates: true
+        mutates: true,
+        reachesRemotes: true
     )
 
     static func run(_ context: Context) throws -> ExitStatus {

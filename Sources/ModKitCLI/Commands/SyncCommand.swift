@@ -16,7 +16,8 @@ enum SyncCommand: Command {
         """,
         positional: .modules,
         examples: ["modkit sync", "modkit sync -j 16", "modkit sync QCloudCore COSXML", "modkit sync -g core --json"],
-        mutates: true
+        mutates: true,
+        reachesRemotes: true
     )
 
     /// `modkit sync --json`: every module's result and the counts.

@@ -40,7 +40,8 @@ enum TagCommand: Command {
             "modkit tag v1.1.1 --require-pushed -m \"Release 1.1.1\"",
             "modkit tag v1.1.1 --json",
         ],
-        mutates: true
+        mutates: true,
+        reachesRemotes: true
     )
 
     /// `modkit tag --json`.
