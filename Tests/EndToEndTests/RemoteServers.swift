@@ -238,6 +238,15 @@ final class HTTPGitServer {
 }
 
 extension Sandbox {
+    /// A smart-HTTP server for `remotes/` on 127.0.0.1 with basic auth for alice, whose password git's `store`
+    /// credential helper (configured in the sandbox's global git config) knows; returns the server and its base url.
+    func startHTTPServerWithStoredCredential(password: String) throws -> (server: HTTPGitServer, base: String) {
+        let server = try HTTPGitServer(sandbox: self, root: url("remotes"), user: "alice", password: password)
+        try spawnGit("config", "--global", "credential.helper", "store --file=\(url("credentials").path)")
+        try write("http://alice:\(password)@127.0.0.1:\(server.port)\n", to: "credentials")
+        return (server, "http://127.0.0.1:\(server.port)")
+    }
+
     /// A test certificate authority and a server certificate for 127.0.0.1 signed by it: (ca, cert, key) paths.
     func makeTLSCertificates() throws -> (ca: String, cert: String, key: String) {
         let directory = url("tls")

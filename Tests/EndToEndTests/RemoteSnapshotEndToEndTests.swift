@@ -69,11 +69,8 @@ struct RemoteSnapshotEndToEndTests {
         for name in Self.modules { try sandbox.makeRemote(name) }
         let password = "pw-\(UUID().uuidString.prefix(12))"
         let wrong = "wrong-\(UUID().uuidString.prefix(12))"
-        let server = try HTTPGitServer(sandbox: sandbox, root: sandbox.url("remotes"), user: "alice", password: password)
+        let (server, base) = try sandbox.startHTTPServerWithStoredCredential(password: password)
         defer { server.stop() }
-        let base = "http://127.0.0.1:\(server.port)"
-        try sandbox.spawnGit("config", "--global", "credential.helper", "store --file=\(sandbox.url("credentials").path)")
-        try sandbox.write("http://alice:\(password)@127.0.0.1:\(server.port)\n", to: "credentials")
         try sandbox.writeRemoteManifest(Self.modules.map { ($0, "\(base)/\($0).git") })
         try sandbox.spawnMakeManifestRepository { try sandbox.modkitRemote("sync") }
         let recorded = Dictionary(uniqueKeysWithValues: try Self.modules.map { ($0, try sandbox.spawnHead($0)) })

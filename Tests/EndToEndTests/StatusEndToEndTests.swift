@@ -125,11 +125,7 @@ import Testing
     @Test func ctrlCExitsWith130AndTheNextSyncCompletes() throws {
         let sandbox = try Sandbox()
         let names = Sandbox.moduleNames(30)
-        for name in names {
-            try sandbox.makeRemote(name)
-            try sandbox.write(String(repeating: "payload \(name)\n", count: 3000), to: "src/\(name)/Payload.txt")
-            try sandbox.pushNewCommit(name, file: "Payload.txt", text: "end\n")
-        }
+        try sandbox.makeHeavyRemotes(names, lines: 3000)
         try sandbox.writeManifest(names.map { ($0, nil) })
         let process = try sandbox.spawnModkit(["sync", "-j", "2"], in: "ws")
         let lock = sandbox.url("ws/.modkit/lock").path

@@ -118,12 +118,7 @@ import Glibc
     @Test func killedSyncsLeaveNothingTheNextSyncTripsOver() throws {
         let sandbox = try Sandbox()
         let names = Sandbox.moduleNames(50)
-        for name in names {
-            try sandbox.makeRemote(name)
-            // Some weight, so a clone takes long enough to be interrupted mid-way.
-            try sandbox.write(String(repeating: "\(name) payload line\n", count: 2000), to: "src/\(name)/Payload.txt")
-            try sandbox.pushNewCommit(name, file: "Payload.txt", text: "end\n")
-        }
+        try sandbox.makeHeavyRemotes(names, lines: 2000)
         try sandbox.writeManifest(names.map { ($0, nil) })
 
         for round in 0..<4 {

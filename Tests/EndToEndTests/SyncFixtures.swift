@@ -7,6 +7,15 @@ extension Sandbox {
         (1...count).map { String(format: "Mod%02d", $0) }
     }
 
+    /// Remotes whose clones take long enough to be interrupted mid-way: each gets a `lines`-line payload commit.
+    func makeHeavyRemotes(_ names: [String], lines: Int) throws {
+        for name in names {
+            try makeRemote(name)
+            try write(String(repeating: "\(name) payload line\n", count: lines), to: "src/\(name)/Payload.txt")
+            try pushNewCommit(name, file: "Payload.txt", text: "end\n")
+        }
+    }
+
     /// Writes `ws/modkit.yml` listing the modules (name, revision) under `Libs/`, urls relative to `urlBase`.
     func writeManifest(_ modules: [(name: String, revision: String?)], urlBase: String? = nil) throws {
         let base = urlBase ?? "file://\(url("remotes").path)"

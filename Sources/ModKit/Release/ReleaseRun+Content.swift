@@ -78,12 +78,7 @@ extension ReleaseRun {
 
     func regenerateGuards() throws -> [String] {
         let specs = WorkspaceSpecs.load(workspace, jobs: jobs, overlay: edits, versions: plannedVersions)
-        let modules = specs.modules.map { module in
-            GuardModule(name: module.module.name, directory: module.directory, version: module.version.version,
-                        languages: GuardLanguage.set(from: module.module.guardLanguages),
-                        dependencies: specs.dependencies(of: module.module.name))
-        }
-        let outcomes = GuardRun.run(modules, selected: Set(plan.modules.map(\.name)), generatedDir: manifest.defaults.generatedDir, mode: .check)
+        let outcomes = GuardRun.run(specs.guardModules, selected: Set(plan.modules.map(\.name)), generatedDir: manifest.defaults.generatedDir, mode: .check)
         let problems = outcomes.compactMap { outcome in outcome.problem.map { "\(outcome.module): \($0)" } }
         if !problems.isEmpty { throw ReleaseStepFailure(problems: problems) }
         var lines: [String] = []

@@ -37,14 +37,7 @@ enum GuardCommand: Command {
         defer { lock?.release() }
 
         let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
-        let guardModules = specs.modules.map { module in
-            GuardModule(
-                name: module.module.name, directory: module.directory, version: module.version.version,
-                languages: GuardLanguage.set(from: module.module.guardLanguages),
-                dependencies: specs.dependencies(of: module.module.name)
-            )
-        }
-        let outcomes = GuardRun.run(guardModules, selected: Set(selected.map(\.name)),
+        let outcomes = GuardRun.run(specs.guardModules, selected: Set(selected.map(\.name)),
                                     generatedDir: workspace.manifest.defaults.generatedDir,
                                     mode: check || dryRun ? .check : .write)
         let console = context.console
