@@ -2,6 +2,16 @@
 #define MODKIT_CLIBGIT2_SHIM_H
 
 #include <git2.h>
+#include <git2/sys/odb_backend.h>
+#include <git2/sys/repository.h>
+
+/* Hands a backend to an object database, freeing it when the database refuses it (the database owns it otherwise). */
+static inline int modkit_git_odb_adopt_backend(git_odb *odb, git_odb_backend *backend, int priority) {
+    int error = git_odb_add_backend(odb, backend, priority);
+    if (error < 0 && backend->free)
+        backend->free(backend);
+    return error;
+}
 
 /* git_libgit2_opts is variadic and cannot be called from Swift; these wrap the options modkit uses. */
 

@@ -74,6 +74,7 @@ extension Repository {
     }
 
     /// Fetches from a remote and updates remote-tracking refs; empty `refspecs` uses the remote's configured ones.
+    /// Like `git fetch`, it keeps fewer than `fetch.unpackLimit` (100) new objects as loose objects, not a pack.
     public func fetch(remote: String, refspecs: [String] = [], options: FetchOptions = FetchOptions()) throws {
         let handle = try lookupRemote(remote)
         var fetchOptions = git_fetch_options()
@@ -87,6 +88,7 @@ extension Repository {
         fetchOptions.proxy_opts.type = GIT_PROXY_AUTO
         let box = RemoteCallbacksBox(transferProgress: options.progress)
         box.install(into: &fetchOptions.callbacks)
+        let packsBefore = packNames()
         try box.run { () throws(GitError) in
             if refspecs.isEmpty {
                 try check(git_remote_fetch(handle.pointer, nil, &fetchOptions, nil), "git_remote_fetch")
@@ -96,6 +98,7 @@ extension Repository {
                 }
             }
         }
+        unpackSmallPacks(notIn: packsBefore)
     }
 
     /// Pushes `refspecs` (e.g. "refs/heads/main:refs/heads/main", "+…" to force); the remote's per-ref rejections are returned, transport failures and client-side non-fast-forward refusals (`.nonFastForward`) are thrown.

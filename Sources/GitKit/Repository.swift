@@ -51,6 +51,15 @@ public final class Repository {
         Repository(pointer: pointer)
     }
 
+    /// From now on reads configuration from a snapshot taken now, for read-only work such as a status scan.
+    /// libgit2 otherwise checks every config file (system, global, the repository's) for changes on each
+    /// lookup: a status made ~40 such `stat` calls per repository. Writing configuration afterwards fails.
+    public func freezeConfiguration() throws {
+        let snapshot = ConfigHandle(try make("git_repository_config_snapshot") { git_repository_config_snapshot(&$0, pointer) },
+                                    owner: self)
+        try check(git_repository_set_config(pointer, snapshot.pointer), "git_repository_set_config")
+    }
+
     /// True when `path` is a work tree with a `.git` directory or gitfile, or is itself a git directory.
     public static func isRepository(_ path: String) -> Bool {
         GitKit.ensureInitialized()

@@ -27,17 +27,28 @@ extension Repository {
     /// `paths` (relative to the work tree) limits it to those files or folders, e.g. a directory module.
     /// `untracked: false` skips looking for untracked files (their count is then 0), which is all
     /// `isClean` needs and spares reading ignore rules and listing untracked directories.
-    public func status(paths: [String] = [], untracked: Bool = true) throws -> StatusSummary {
+    /// `refreshingIndex` writes back the stat data of files found unchanged, as `git status` does when it can
+    /// take the index lock: a file written in the same clock tick as the index is otherwise re-read and hashed
+    /// by every status. When another process holds the lock the status is read without refreshing.
+    public func status(paths: [String] = [], untracked: Bool = true, refreshingIndex: Bool = false) throws -> StatusSummary {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = untracked
             ? GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
             : 0
+        let plainFlags = options.flags
+        if refreshingIndex { options.flags |= GIT_STATUS_OPT_UPDATE_INDEX.rawValue }
         let list = try withStrarray(paths) { pathspec throws(GitError) in
             options.pathspec = pathspec.pointee
-            return StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
-                                    owner: self)
+            do throws(GitError) {
+                return StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
+                                        owner: self)
+            } catch where error.code == .locked && options.flags != plainFlags {
+                options.flags = plainFlags
+                return StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
+                                        owner: self)
+            }
         }
         let stagedMask = GIT_STATUS_INDEX_NEW.rawValue | GIT_STATUS_INDEX_MODIFIED.rawValue
             | GIT_STATUS_INDEX_DELETED.rawValue | GIT_STATUS_INDEX_RENAMED.rawValue | GIT_STATUS_INDEX_TYPECHANGE.rawValue

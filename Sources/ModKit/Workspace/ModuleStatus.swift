@@ -66,22 +66,24 @@ public enum StatusReader {
                 let repository: Repository
                 do {
                     repository = try Repository.open(directory.path)
+                    try repository.freezeConfiguration()  // status only reads
                 } catch let error as GitError where error.code == .notFound {
                     status.state = .error
                     status.error = "\(module.path) exists but is not a git repository"
                     return status
                 }
                 try readHead(of: repository, into: &status)
-                apply(try repository.status(), to: &status)
+                apply(try repository.status(refreshingIndex: true), to: &status)
             case .directory:
                 guard let repository = try Repository.discover(from: directory.path) else {
                     status.state = .error
                     status.error = "\(module.path) is not inside a git repository"
                     return status
                 }
+                try repository.freezeConfiguration()
                 try readHead(of: repository, into: &status)
                 let relative = relativePath(of: directory, in: repository)
-                apply(try repository.status(paths: [relative]), to: &status)
+                apply(try repository.status(paths: [relative], refreshingIndex: true), to: &status)
             }
         } catch {
             status.state = .error
