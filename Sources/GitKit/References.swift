@@ -16,8 +16,12 @@ extension Repository {
         let headRef = try lookupReference("HEAD")
         if let symbolic = headRef.symbolicTarget {
             let branch = symbolic.removingPrefix("refs/heads/")
-            guard try referenceTarget(symbolic) != nil else { return .unborn(branch: branch) }
-            return .branch(name: branch, commit: try peelToCommit(headRef))
+            // Resolved once: the branch file is read here and not again by the peel.
+            let resolved = try nilIfNotFound { () throws(GitError) in
+                ReferenceHandle(try make("git_reference_resolve") { git_reference_resolve(&$0, headRef.pointer) }, owner: self)
+            }
+            guard let resolved else { return .unborn(branch: branch) }
+            return .branch(name: branch, commit: try peelToCommit(resolved))
         }
         return .detached(try peelToCommit(headRef))
     }

@@ -148,6 +148,7 @@ extension ManifestDecoder {
         for (index, later) in placed.enumerated() {
             for earlier in placed[..<index] {
                 let a = earlier.module, b = later.module
+                guard RelativePath.isInside(a.path, b.path) || RelativePath.isInside(b.path, a.path) else { continue }
                 let note = [diagnostic(.note, "module '\(a.name)' is here", at: earlier.pathMark!)]
                 if a.path == b.path {
                     error("module '\(b.name)' has the same path as module '\(a.name)' ('\(b.path)')", at: later.pathMark!,

@@ -32,14 +32,18 @@ public enum VersionReader {
         if let raw = module.version {
             return ModuleVersion(version: SemanticVersion(raw), raw: raw, source: .manifest, location: module.versionLocation)
         }
-        let directory = manifest.directory(of: module)
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return .none }
+        // Plain paths and reads: `modkit status` asks this for every module, and URL building showed in its profile.
+        let directory = manifest.directory(of: module).path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return .none }
         let prefix = module.path.isEmpty ? "" : module.path + "/"
+        func text(of name: String) -> String? {
+            FileManager.default.contents(atPath: directory + "/" + name).flatMap { String(validating: $0, as: UTF8.self) }
+        }
         // A podspec whose version is not a literal (e.g. read from VERSION) lets the later sources answer; it is returned only when none does.
         var unresolved: ModuleVersion?
 
         if let name = pick(names, suffix: ".podspec", preferred: module.name),
-           let text = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8),
+           let text = text(of: name),
            let found = PodspecVersion.find(in: text) {
             let result = ModuleVersion(version: found.literal.flatMap(SemanticVersion.init), raw: found.literal ?? found.expression,
                                        source: .podspec(prefix + name),
@@ -48,7 +52,7 @@ public enum VersionReader {
             unresolved = result
         }
         if let name = pick(names, suffix: ".podspec.json", preferred: module.name),
-           let data = try? Data(contentsOf: directory.appendingPathComponent(name)),
+           let data = FileManager.default.contents(atPath: directory + "/" + name),
            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
            let raw = object["version"] as? String {
             let text = String(decoding: data, as: UTF8.self)
@@ -56,9 +60,8 @@ public enum VersionReader {
             return ModuleVersion(version: SemanticVersion(raw), raw: raw, source: .podspec(prefix + name),
                                  location: SourceLocation(file: prefix + name, line: line, column: 1))
         }
-        if names.contains("VERSION"),
-           let text = try? String(contentsOf: directory.appendingPathComponent("VERSION"), encoding: .utf8) {
-            let raw = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if names.contains("VERSION"), let text = text(of: "VERSION") {
+            let raw = String(text.trimmingWhitespace)
             if !raw.isEmpty {
                 return ModuleVersion(version: SemanticVersion(raw), raw: raw, source: .versionFile,
                                      location: SourceLocation(file: prefix + "VERSION", line: 1, column: 1))
@@ -169,6 +172,14 @@ extension VersionReader {
             }
             return line
         }
+    }
+}
+
+extension String {
+    /// Without leading and trailing white space and line breaks (Foundation's `trimmingCharacters` bridges to NSString).
+    fileprivate var trimmingWhitespace: Substring {
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        return self[first...last]
     }
 }
 

@@ -23,6 +23,10 @@ public enum RelativePath {
 
     /// True when `inner` equals `outer` or lies below it (both normalised).
     public static func isInside(_ inner: String, _ outer: String) -> Bool {
-        inner == outer || outer.isEmpty || inner.hasPrefix(outer + "/")
+        if outer.isEmpty || inner == outer { return true }
+        // Byte comparison without building `outer + "/"`: the manifest check runs this for every pair of modules.
+        let innerBytes = inner.utf8, outerBytes = outer.utf8
+        guard innerBytes.count > outerBytes.count, innerBytes.starts(with: outerBytes) else { return false }
+        return innerBytes[innerBytes.index(innerBytes.startIndex, offsetBy: outerBytes.count)] == UInt8(ascii: "/")
     }
 }

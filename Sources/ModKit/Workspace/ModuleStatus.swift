@@ -46,12 +46,14 @@ extension Module.Kind: Codable {}
 public enum StatusReader {
     public static func read(_ modules: [Module], in workspace: Workspace, jobs: Int) -> [ModuleStatus] {
         let manifest = workspace.manifest
+        let finished = FinishedRepositories()
+        defer { finished.free() }
         return Parallel.map(modules, jobs: jobs) { module in
-            read(module, manifest: manifest)
+            read(module, manifest: manifest, finished: finished)
         }
     }
 
-    static func read(_ module: Module, manifest: Manifest) -> ModuleStatus {
+    static func read(_ module: Module, manifest: Manifest, finished: FinishedRepositories? = nil) -> ModuleStatus {
         var status = ModuleStatus(name: module.name, kind: module.kind, path: module.path, state: .ok)
         let directory = manifest.directory(of: module)
         status.version = VersionReader.read(module: module, in: manifest).version?.description
@@ -72,6 +74,7 @@ public enum StatusReader {
                     status.error = "\(module.path) exists but is not a git repository"
                     return status
                 }
+                finished?.keep(repository)
                 try readHead(of: repository, into: &status)
                 apply(try repository.status(refreshingIndex: true), to: &status)
             case .directory:
@@ -81,6 +84,7 @@ public enum StatusReader {
                     return status
                 }
                 try repository.freezeConfiguration()
+                finished?.keep(repository)
                 try readHead(of: repository, into: &status)
                 let relative = relativePath(of: directory, in: repository)
                 apply(try repository.status(paths: [relative], refreshingIndex: true), to: &status)
@@ -90,6 +94,27 @@ public enum StatusReader {
             status.error = "\(error)"
         }
         return status
+    }
+
+    /// Repositories the scan is done with, freed together when the last worker has finished. Freeing one unmaps
+    /// its pack files, and while other workers run each unmap interrupts their cores to flush address
+    /// translations: measured at a tenth of the CPU time of a 100-module status on a two-core machine.
+    final class FinishedRepositories: @unchecked Sendable {
+        private let lock = NSLock()
+        private var repositories: [Repository] = []
+
+        func keep(_ repository: Repository) {
+            lock.withLock { repositories.append(repository) }
+        }
+
+        /// Frees them on the calling thread, once the workers are done.
+        func free() {
+            let held = lock.withLock { () -> [Repository] in
+                defer { repositories = [] }
+                return repositories
+            }
+            withExtendedLifetime(held) {}
+        }
     }
 
     private static func readHead(of repository: Repository, into status: inout ModuleStatus) throws {
