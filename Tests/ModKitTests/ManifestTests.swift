@@ -112,6 +112,18 @@ func makeTemporaryDirectory() throws -> URL {
         #expect(RelativePath.normalize("/a") == .failure(.absolute))
     }
 
+    @Test func pathInsideAnother() {
+        #expect(RelativePath.isInside("Libs/Core", "Libs"))
+        #expect(RelativePath.isInside("Libs", "Libs"))
+        #expect(RelativePath.isInside("Libs/Core/Sub", "Libs/Core"))
+        #expect(RelativePath.isInside("anything", ""), "the workspace root contains every path")
+        #expect(!RelativePath.isInside("LibsExtra/Core", "Libs"), "a shared name prefix is not nesting")
+        #expect(!RelativePath.isInside("Libs", "Libs/Core"))
+        #expect(!RelativePath.isInside("", "Libs"))
+        #expect(RelativePath.isInside("Modulé/Ünïcode", "Modulé"))
+        #expect(!RelativePath.isInside("Modulés", "Modulé"))
+    }
+
     @Test func atomicWriteReplacesContentsAndKeepsTheMode() throws {
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
