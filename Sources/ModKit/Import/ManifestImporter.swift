@@ -66,6 +66,7 @@ public enum ManifestImporter {
     /// Rebases paths onto the workspace root, keeps only modules modkit can hold, reads exact commits, and picks names, url-base and default revision.
     static func finish(_ result: inout ImportResult, workspaceRoot: URL, exact: Bool) {
         var kept: [ImportedModule] = []
+        var keptPaths = KeptPaths()
         for var module in result.modules {
             func skip(_ message: String, hint: String? = nil) {
                 result.warnings.append(Diagnostic(severity: .warning, message: message, location: module.location,
@@ -93,7 +94,7 @@ public enum ManifestImporter {
                 skip("\(called) has the url '\(module.url)', which is not a url (\(why)); not imported")
                 continue
             }
-            if let other = kept.first(where: { RelativePath.isInside(module.path, $0.path) || RelativePath.isInside($0.path, module.path) }) {
+            if let other = keptPaths.earliestCollision(with: module.path).map({ kept[$0] }) {
                 let relation = other.path == module.path ? "the same path as" : "a path nested with that of"
                 skip("\(called) at '\(module.path)' has \(relation) '\(other.sourceName)' at '\(other.path)'; modkit modules do not nest, not imported")
                 continue
@@ -101,6 +102,7 @@ public enum ManifestImporter {
             if exact, result.format != .submodules {
                 readExactCommit(of: &module, root: workspaceRoot, warnings: &result.warnings)
             }
+            keptPaths.add(module.path, index: kept.count)
             kept.append(module)
         }
         assignNames(&kept)
@@ -190,5 +192,38 @@ public enum ManifestImporter {
         }
         guard let best = ManifestWriter.mostCommon(parents), parents.filter({ $0 == best }).count >= 2 else { return nil }
         return best
+    }
+}
+
+/// The paths of the modules kept so far, to find the first one a new path collides with (the same path, or
+/// one inside the other) without comparing against each: a repo manifest can list 20,000 projects.
+private struct KeptPaths {
+    /// Each kept path, with the index of the first module kept there.
+    private var exact: [String: Int] = [:]
+    /// Each directory above a kept path, with the index of the first module kept below it.
+    private var above: [String: Int] = [:]
+
+    mutating func add(_ path: String, index: Int) {
+        if exact[path] == nil { exact[path] = index }
+        for directory in Self.directories(above: path) where above[directory] == nil {
+            above[directory] = index
+        }
+    }
+
+    /// The index of the earliest kept module at `path`, above it or below it.
+    func earliestCollision(with path: String) -> Int? {
+        let candidates = [exact[path], above[path]] + Self.directories(above: path).map { exact[$0] }
+        return candidates.compactMap { $0 }.min()
+    }
+
+    /// "a/b/c" → ["a", "a/b"].
+    private static func directories(above path: String) -> [String] {
+        var result: [String] = []
+        var index = path.startIndex
+        while let slash = path[index...].firstIndex(of: "/") {
+            result.append(String(path[..<slash]))
+            index = path.index(after: slash)
+        }
+        return result
     }
 }

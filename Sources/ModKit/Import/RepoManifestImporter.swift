@@ -78,6 +78,14 @@ enum RepoManifestImporter {
         }
 
         var projects: [Project] = []
+        // "name\u{0}path" → index in `projects`, rebuilt after the rare elements that change or remove projects.
+        var declared: [String: Int] = [:]
+        func reindex() {
+            declared = [:]
+            for (index, project) in projects.enumerated() where declared["\(project.name)\u{0}\(project.path)"] == nil {
+                declared["\(project.name)\u{0}\(project.path)"] = index
+            }
+        }
         for located in elements {
             let element = located.element, file = located.source
             switch element.name {
@@ -87,12 +95,13 @@ enum RepoManifestImporter {
                     continue
                 }
                 let path = element["path"] ?? name
-                if let clash = projects.first(where: { $0.name == name && $0.path == path }) {
+                if let clash = declared["\(name)\u{0}\(path)"].map({ projects[$0] }) {
                     problems.error("project '\(name)' at '\(path)' is declared twice (first at \(clash.source.displayPath):\(clash.line))",
                                    in: file, line: element.line)
                     continue
                 }
                 let annotation = element.children.first { $0.name == "annotation" && $0["name"] == nameAnnotation }
+                declared["\(name)\u{0}\(path)"] = projects.count
                 projects.append(Project(name: name, path: path, remote: element["remote"], revision: element["revision"],
                                         groups: splitGroups(element["groups"]) + located.includeGroups,
                                         preferredName: annotation?["value"], line: element.line, source: file))
@@ -119,6 +128,7 @@ enum RepoManifestImporter {
                         projects[index].groups.append(group)
                     }
                 }
+                reindex()
             case "remove-project":
                 guard let name = element["name"] ?? element["path"] else {
                     problems.error("<remove-project> needs a 'name' or 'path'", in: file, line: element.line)
@@ -128,6 +138,7 @@ enum RepoManifestImporter {
                 projects.removeAll { project in
                     (element["name"] == nil || project.name == element["name"]) && (element["path"] == nil || project.path == element["path"])
                 }
+                reindex()
                 if projects.count == before, element["optional"] != "true" {
                     problems.warn("<remove-project> '\(name)' names no project declared before it", in: file, line: element.line)
                 }
@@ -142,7 +153,8 @@ enum RepoManifestImporter {
 
         let manifestURL = manifestRepositoryURL(of: source)
         var fetchURLs: [String: String] = [:]
-        for (name, remote) in remotes.sorted(by: { $0.value.line < $1.value.line }) where projects.contains(where: { ($0.remote ?? defaultRemote) == name }) || name == defaultRemote {
+        let usedRemotes = Set(projects.compactMap { $0.remote ?? defaultRemote })
+        for (name, remote) in remotes.sorted(by: { $0.value.line < $1.value.line }) where usedRemotes.contains(name) || name == defaultRemote {
             fetchURLs[name] = resolvedFetch(remote, manifestURL: manifestURL, problems: &problems)
         }
         var modules: [ImportedModule] = []

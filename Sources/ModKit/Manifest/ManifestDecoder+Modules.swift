@@ -142,25 +142,23 @@ extension ManifestDecoder {
         }
     }
 
-    /// Each pair reported once, at the later module: same path, or one path inside the other.
+    /// Each colliding module reported once, at the later one, naming the earliest module it collides with:
+    /// same path, or one path inside the other.
     private mutating func checkPaths(_ decoded: [Decoded]) {
         let placed = decoded.filter { $0.pathMark != nil }
-        for (index, later) in placed.enumerated() {
-            for earlier in placed[..<index] {
-                let a = earlier.module, b = later.module
-                guard RelativePath.isInside(a.path, b.path) || RelativePath.isInside(b.path, a.path) else { continue }
-                let note = [diagnostic(.note, "module '\(a.name)' is here", at: earlier.pathMark!)]
-                if a.path == b.path {
-                    error("module '\(b.name)' has the same path as module '\(a.name)' ('\(b.path)')", at: later.pathMark!,
-                          hint: "give each module a directory of its own", notes: note)
-                    break
-                } else if RelativePath.isInside(b.path, a.path) {
-                    error("module path '\(b.path)' lies inside module '\(a.name)' at '\(a.path)'; modules cannot nest", at: later.pathMark!, notes: note)
-                    break
-                } else if RelativePath.isInside(a.path, b.path) {
-                    error("module path '\(b.path)' contains module '\(a.name)' at '\(a.path)'; modules cannot nest", at: later.pathMark!, notes: note)
-                    break
-                }
+        let collisions = PathNesting.earliestCollisions(placed.map(\.module.path))
+        for (later, collision) in zip(placed, collisions) {
+            guard let collision else { continue }
+            let earlier = placed[collision]
+            let a = earlier.module, b = later.module
+            let note = [diagnostic(.note, "module '\(a.name)' is here", at: earlier.pathMark!)]
+            if a.path == b.path {
+                error("module '\(b.name)' has the same path as module '\(a.name)' ('\(b.path)')", at: later.pathMark!,
+                      hint: "give each module a directory of its own", notes: note)
+            } else if RelativePath.isInside(b.path, a.path) {
+                error("module path '\(b.path)' lies inside module '\(a.name)' at '\(a.path)'; modules cannot nest", at: later.pathMark!, notes: note)
+            } else {
+                error("module path '\(b.path)' contains module '\(a.name)' at '\(a.path)'; modules cannot nest", at: later.pathMark!, notes: note)
             }
         }
     }
