@@ -21,8 +21,10 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
+        // Defers the certificate bundle an mbedTLS-backed libgit2 parses at start-up until a network operation needs it.
+        .target(name: "CTrustDeferral"),
         // Swift API over libgit2: repositories, clone/fetch/push, refs, tags, status. No C types in its API.
-        .target(name: "GitKit", dependencies: ["CLibgit2"]),
+        .target(name: "GitKit", dependencies: ["CLibgit2", "CTrustDeferral"]),
         // YAML documents as Swift node trees that remember the line and column of every node.
         .target(name: "YAMLKit", dependencies: ["CYAML"]),
         // Spec files (podspec, Podfile, Package.swift, Cartfile, lock files): read requirements, rewrite them surgically.

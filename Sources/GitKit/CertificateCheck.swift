@@ -1,4 +1,5 @@
 internal import CLibgit2
+internal import CTrustDeferral
 import Foundation
 
 extension CredentialSession {
@@ -79,8 +80,13 @@ enum TLSTrust {
             let (file, directory) = source()
             if file != nil || directory != nil { return modkit_git_set_ssl_cert_locations(file, directory) == 0 }
         }
-        return false
+        // None of those: the bundle libgit2 itself chose at start-up, whose loading was deferred until now.
+        return modkit_trust_load_deferred() == 0
     }()
+
+    /// Whether libgit2's start-up load of its certificate bundle is still waiting for a network operation
+    /// (only with an mbedTLS-backed libgit2 on Linux).
+    static var startupBundleIsDeferred: Bool { modkit_trust_has_deferred() == 1 }
 
     /// A path-valued setting of the user's global/XDG/system git config (with `~` expanded); nil when unset.
     static func globalConfigPath(_ name: String) -> String? {

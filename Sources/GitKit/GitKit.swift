@@ -1,4 +1,5 @@
 internal import CLibgit2
+internal import CTrustDeferral
 import Foundation
 
 /// Process-wide libgit2 facts and settings that are not tied to one repository.
@@ -39,6 +40,11 @@ public enum GitKit {
         _ = initialization
     }
 
-    /// Lazily and thread-safely evaluated once (Swift guarantees this for static lets).
-    private static let initialization: Int32 = git_libgit2_init()
+    /// Lazily and thread-safely evaluated once (Swift guarantees this for static lets). The certificate
+    /// bundle libgit2 would parse here is loaded by the first network operation instead (TLSTrust).
+    private static let initialization: Int32 = {
+        modkit_trust_defer_begin()
+        defer { modkit_trust_defer_end() }
+        return git_libgit2_init()
+    }()
 }
