@@ -4,6 +4,7 @@
 #include <git2.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
+#include <git2/sys/diff.h>
 
 /* Hands a backend to an object database, freeing it when the database refuses it (the database owns it otherwise). */
 static inline int modkit_git_odb_adopt_backend(git_odb *odb, git_odb_backend *backend, int priority) {

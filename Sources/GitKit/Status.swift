@@ -1,4 +1,5 @@
 internal import CLibgit2
+import Foundation
 
 /// How many files are in each state, like the sections of `git status`.
 public struct StatusSummary: Sendable, Equatable {
@@ -27,9 +28,9 @@ extension Repository {
     /// `paths` (relative to the work tree) limits it to those files or folders, e.g. a directory module.
     /// `untracked: false` skips looking for untracked files (their count is then 0), which is all
     /// `isClean` needs and spares reading ignore rules and listing untracked directories.
-    /// `refreshingIndex` writes back the stat data of files found unchanged, as `git status` does when it can
-    /// take the index lock: a file written in the same clock tick as the index is otherwise re-read and hashed
-    /// by every status. When another process holds the lock the status is read without refreshing.
+    /// `refreshingIndex` writes back the stat data of files whose content was found unchanged, as `git status`
+    /// does: otherwise every status re-reads and hashes a file checked out in the same clock tick as the index
+    /// (or merely touched). See `refreshIndex`.
     public func status(paths: [String] = [], untracked: Bool = true, refreshingIndex: Bool = false) throws -> StatusSummary {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
@@ -37,19 +38,80 @@ extension Repository {
         options.flags = untracked
             ? GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
             : 0
-        let plainFlags = options.flags
-        if refreshingIndex { options.flags |= GIT_STATUS_OPT_UPDATE_INDEX.rawValue }
+        var summary = StatusSummary()
+        var hashedUnchanged = false
         let list = try withStrarray(paths) { pathspec throws(GitError) in
             options.pathspec = pathspec.pointee
-            do throws(GitError) {
-                return StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
+            let list = StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
                                         owner: self)
-            } catch where error.code == .locked && options.flags != plainFlags {
-                options.flags = plainFlags
-                return StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
-                                        owner: self)
+            summary = Self.summarize(list)
+            // Files hashed beyond those reported modified had unchanged content but stale stat data.
+            var performance = git_diff_perfdata()
+            performance.version = UInt32(GIT_DIFF_PERFDATA_VERSION)
+            if git_status_list_get_perfdata(&performance, list.pointer) == 0 {
+                hashedUnchanged = Int(performance.oid_calculations) > summary.modified
             }
+            if refreshingIndex && hashedUnchanged { refreshIndex(options) }
+            return list
         }
+        withExtendedLifetime(list) {}
+        return summary
+    }
+
+    /// Writes the refreshed stat data with git's protocol: `index.lock` is taken before the index is read and
+    /// held until the new index is renamed into place, so a concurrent `git add` is never overwritten.
+    /// (libgit2's own GIT_STATUS_OPT_UPDATE_INDEX reads first and locks only to write.) Best effort: when
+    /// another process holds the lock, or anything fails, the index stays as it was.
+    private func refreshIndex(_ statusOptions: git_status_options) {
+        var current: OpaquePointer?
+        guard git_repository_index(&current, pointer) == 0, let current else { git_error_clear(); return }
+        let index = IndexHandle(current, owner: self)
+        guard let cPath = git_index_path(index.pointer) else { return }
+        let path = String(cString: cPath)
+        let lock = path + ".lock"
+        let descriptor = Foundation.open(lock, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { return }
+        var committed = false
+        defer {
+            if !committed { unlink(lock) }
+            git_repository_set_index(pointer, nil)  // the repository reopens its index when next asked
+            git_error_clear()
+        }
+        // The index as it is now, under our lock, copied into the lock file; libgit2 refreshes that copy.
+        // The copy keeps the index's modification time: libgit2 decides which entries are "racily clean"
+        // (modified in the same clock tick as the index was written) by comparing with it.
+        var original = stat()
+        let bytes = stat(path, &original) == 0 ? FileManager.default.contents(atPath: path) : nil
+        var wrote = bytes.map { data in data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == data.count } ?? false
+        if wrote {
+            #if canImport(Darwin)
+            var times = [original.st_atimespec, original.st_mtimespec]
+            #else
+            var times = [original.st_atim, original.st_mtim]
+            #endif
+            wrote = futimens(descriptor, &times) == 0
+        }
+        guard close(descriptor) == 0, wrote, let copied = fileIdentity(lock) else { return }
+        var copy: OpaquePointer?
+        guard git_index_open(&copy, lock) == 0, let copy else { return }
+        defer { git_index_free(copy) }
+        guard git_repository_set_index(pointer, copy) == 0 else { return }
+        var options = statusOptions
+        options.flags |= GIT_STATUS_OPT_UPDATE_INDEX.rawValue
+        var list: OpaquePointer?
+        guard git_status_list_new(&list, pointer, &options) == 0 else { return }
+        git_status_list_free(list)
+        // libgit2 wrote only when it refreshed something, replacing the copy (a new file) through `index.lock.lock`.
+        guard let written = fileIdentity(lock), written != copied else { return }
+        committed = rename(lock, path) == 0
+    }
+
+    private func fileIdentity(_ path: String) -> UInt64? {
+        var info = stat()
+        return stat(path, &info) == 0 ? UInt64(info.st_ino) : nil
+    }
+
+    private static func summarize(_ list: StatusListHandle) -> StatusSummary {
         let stagedMask = GIT_STATUS_INDEX_NEW.rawValue | GIT_STATUS_INDEX_MODIFIED.rawValue
             | GIT_STATUS_INDEX_DELETED.rawValue | GIT_STATUS_INDEX_RENAMED.rawValue | GIT_STATUS_INDEX_TYPECHANGE.rawValue
         let modifiedMask = GIT_STATUS_WT_MODIFIED.rawValue | GIT_STATUS_WT_DELETED.rawValue

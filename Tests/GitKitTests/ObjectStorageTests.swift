@@ -109,12 +109,44 @@ import Testing
         try write("held\n", to: index + ".lock")
         #expect(try repo.status(refreshingIndex: true) == StatusSummary(), "a held lock only skips the refresh")
         #expect(try Data(contentsOf: URL(fileURLWithPath: index)) == stale)
+        #expect(try read(index + ".lock") == "held\n", "someone else's lock is left alone")
         try FileManager.default.removeItem(atPath: index + ".lock")
 
         #expect(try repo.status(refreshingIndex: true) == StatusSummary())
+        #expect(!FileManager.default.fileExists(atPath: index + ".lock"), "the lock is released")
         let seconds = Int(later.timeIntervalSince1970)
         let debug = try git("ls-files", "--debug", "README.md", in: work)
         #expect(debug.contains("mtime: \(seconds):"), "the index now records the file's new time:\n\(debug)")
+        #expect(try git("status", "--porcelain", in: work).isEmpty)
+
+        // A refresh rewrites stat data only: what is staged stays staged.
+        try write("staged\n", to: work + "/staged.txt")
+        try git("add", "staged.txt", in: work)
+        try FileManager.default.setAttributes([.modificationDate: later.addingTimeInterval(60)], ofItemAtPath: work + "/README.md")
+        #expect(try repo.status(refreshingIndex: true) == StatusSummary(staged: 1))
+        #expect(try git("status", "--porcelain", in: work) == "A  staged.txt")
+    }
+
+    @Test func racilyCleanEntriesAreRefreshedOnce() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let fixture = try RemoteFixture(in: sandbox)
+        let work = sandbox.at("clone")
+        let repo = try Repository.clone(url: fixture.fileURL, to: work)
+        let index = work + "/.git/index"
+        // An index written no later than its entries' files: every entry is "racily clean" and must be hashed.
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: index)
+        let modified = { try FileManager.default.attributesOfItem(atPath: index)[.modificationDate] as? Date }
+
+        #expect(try repo.status() == StatusSummary())
+        #expect(try modified() == old, "a plain status never writes")
+        #expect(try repo.status(refreshingIndex: true) == StatusSummary())
+        let refreshed = try #require(try modified())
+        #expect(refreshed > old.addingTimeInterval(3600), "the index was rewritten after hashing its racy entries")
+        #expect(!FileManager.default.fileExists(atPath: index + ".lock"))
+        #expect(try repo.status(refreshingIndex: true) == StatusSummary())
+        #expect(try modified() == refreshed, "nothing left to refresh: no second write")
         #expect(try git("status", "--porcelain", in: work).isEmpty)
     }
 
