@@ -38,24 +38,20 @@ extension Repository {
         options.flags = untracked
             ? GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
             : 0
-        var summary = StatusSummary()
-        var hashedUnchanged = false
-        let list = try withStrarray(paths) { pathspec throws(GitError) in
+        return try withStrarray(paths) { pathspec throws(GitError) in
             options.pathspec = pathspec.pointee
             let list = StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
                                         owner: self)
-            summary = Self.summarize(list)
+            let summary = Self.summarize(list)
             // Files hashed beyond those reported modified had unchanged content but stale stat data.
             var performance = git_diff_perfdata()
             performance.version = UInt32(GIT_DIFF_PERFDATA_VERSION)
-            if git_status_list_get_perfdata(&performance, list.pointer) == 0 {
-                hashedUnchanged = Int(performance.oid_calculations) > summary.modified
+            if refreshingIndex, git_status_list_get_perfdata(&performance, list.pointer) == 0,
+               Int(performance.oid_calculations) > summary.modified {
+                refreshIndex(options)
             }
-            if refreshingIndex && hashedUnchanged { refreshIndex(options) }
-            return list
+            return summary
         }
-        withExtendedLifetime(list) {}
-        return summary
     }
 
     /// Writes the refreshed stat data with git's protocol: `index.lock` is taken before the index is read and

@@ -66,7 +66,7 @@ public enum ManifestImporter {
     /// Rebases paths onto the workspace root, keeps only modules modkit can hold, reads exact commits, and picks names, url-base and default revision.
     static func finish(_ result: inout ImportResult, workspaceRoot: URL, exact: Bool) {
         var kept: [ImportedModule] = []
-        var keptPaths = KeptPaths()
+        var keptPaths = PathNesting()  // the paths of `kept`, by index
         for var module in result.modules {
             func skip(_ message: String, hint: String? = nil) {
                 result.warnings.append(Diagnostic(severity: .warning, message: message, location: module.location,
@@ -195,35 +195,3 @@ public enum ManifestImporter {
     }
 }
 
-/// The paths of the modules kept so far, to find the first one a new path collides with (the same path, or
-/// one inside the other) without comparing against each: a repo manifest can list 20,000 projects.
-private struct KeptPaths {
-    /// Each kept path, with the index of the first module kept there.
-    private var exact: [String: Int] = [:]
-    /// Each directory above a kept path, with the index of the first module kept below it.
-    private var above: [String: Int] = [:]
-
-    mutating func add(_ path: String, index: Int) {
-        if exact[path] == nil { exact[path] = index }
-        for directory in Self.directories(above: path) where above[directory] == nil {
-            above[directory] = index
-        }
-    }
-
-    /// The index of the earliest kept module at `path`, above it or below it.
-    func earliestCollision(with path: String) -> Int? {
-        let candidates = [exact[path], above[path]] + Self.directories(above: path).map { exact[$0] }
-        return candidates.compactMap { $0 }.min()
-    }
-
-    /// "a/b/c" → ["a", "a/b"].
-    private static func directories(above path: String) -> [String] {
-        var result: [String] = []
-        var index = path.startIndex
-        while let slash = path[index...].firstIndex(of: "/") {
-            result.append(String(path[..<slash]))
-            index = path.index(after: slash)
-        }
-        return result
-    }
-}

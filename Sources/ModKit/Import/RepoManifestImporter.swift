@@ -78,12 +78,13 @@ enum RepoManifestImporter {
         }
 
         var projects: [Project] = []
-        // "name\u{0}path" → index in `projects`, rebuilt after the rare elements that change or remove projects.
+        // name and path → index in `projects`, rebuilt after the rare elements that change or remove projects.
         var declared: [String: Int] = [:]
+        func key(_ name: String, _ path: String) -> String { "\(name)\u{0}\(path)" }
         func reindex() {
             declared = [:]
-            for (index, project) in projects.enumerated() where declared["\(project.name)\u{0}\(project.path)"] == nil {
-                declared["\(project.name)\u{0}\(project.path)"] = index
+            for (index, project) in projects.enumerated() where declared[key(project.name, project.path)] == nil {
+                declared[key(project.name, project.path)] = index
             }
         }
         for located in elements {
@@ -95,13 +96,13 @@ enum RepoManifestImporter {
                     continue
                 }
                 let path = element["path"] ?? name
-                if let clash = declared["\(name)\u{0}\(path)"].map({ projects[$0] }) {
+                if let clash = declared[key(name, path)].map({ projects[$0] }) {
                     problems.error("project '\(name)' at '\(path)' is declared twice (first at \(clash.source.displayPath):\(clash.line))",
                                    in: file, line: element.line)
                     continue
                 }
                 let annotation = element.children.first { $0.name == "annotation" && $0["name"] == nameAnnotation }
-                declared["\(name)\u{0}\(path)"] = projects.count
+                declared[key(name, path)] = projects.count
                 projects.append(Project(name: name, path: path, remote: element["remote"], revision: element["revision"],
                                         groups: splitGroups(element["groups"]) + located.includeGroups,
                                         preferredName: annotation?["value"], line: element.line, source: file))

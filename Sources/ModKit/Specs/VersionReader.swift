@@ -36,9 +36,8 @@ public enum VersionReader {
         let directory = manifest.directory(of: module).path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return .none }
         let prefix = module.path.isEmpty ? "" : module.path + "/"
-        func text(of name: String) -> String? {
-            FileManager.default.contents(atPath: directory + "/" + name).flatMap { String(validating: $0, as: UTF8.self) }
-        }
+        func contents(of name: String) -> Data? { FileManager.default.contents(atPath: directory + "/" + name) }
+        func text(of name: String) -> String? { contents(of: name).flatMap { String(validating: $0, as: UTF8.self) } }
         // A podspec whose version is not a literal (e.g. read from VERSION) lets the later sources answer; it is returned only when none does.
         var unresolved: ModuleVersion?
 
@@ -52,7 +51,7 @@ public enum VersionReader {
             unresolved = result
         }
         if let name = pick(names, suffix: ".podspec.json", preferred: module.name),
-           let data = FileManager.default.contents(atPath: directory + "/" + name),
+           let data = contents(of: name),
            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
            let raw = object["version"] as? String {
             let text = String(decoding: data, as: UTF8.self)
