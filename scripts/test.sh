@@ -6,9 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/deps.sh
 modkit_require_swift
-# Tests evaluate podspecs with Ruby, render graphs with dot, and start sshd, ssh-agent and an https server on 127.0.0.1.
+# Tests evaluate podspecs with Ruby, render graphs with dot, check completion scripts in zsh and fish, and start sshd, ssh-agent and an https server on 127.0.0.1.
 # shellcheck disable=SC2086
-modkit_ensure_packages ruby:ruby dot:graphviz $MODKIT_TRANSPORT_TEST_PACKAGES
+modkit_ensure_packages ruby:ruby dot:graphviz zsh:zsh fish:fish $MODKIT_TRANSPORT_TEST_PACKAGES
 
 swift build --build-tests
 log="$(mktemp "${TMPDIR:-/tmp}/modkit-test.XXXXXX")"

@@ -40,8 +40,21 @@ public enum ModKitCLI {
 
         let name = arguments[commandIndex]
         if name == "help" {
-            let topic = arguments.dropFirst(commandIndex + 1).first
-            guard let topic else { console.result(Help.overview()); return .success }
+            let rest = arguments.dropFirst(commandIndex + 1)
+            if rest.contains("--\(Help.manOption.long)") {
+                console.result(ManPage.render(version: version))
+                return .success
+            }
+            if let unknown = rest.first(where: { $0.hasPrefix("-") && !["-h", "--help"].contains($0) }) {
+                console.error("unknown option '\(unknown)'")
+                console.diagnostic("usage: \(Help.helpUsage)")
+                return .usage
+            }
+            let topic = rest.first { !$0.hasPrefix("-") }
+            guard let topic else {
+                console.result(rest.isEmpty ? Help.overview() : Help.helpText)
+                return .success
+            }
             guard let command = Registry.command(named: topic) else { return unknownCommand(topic, console: console) }
             console.result(Help.text(for: command.spec))
             return .success

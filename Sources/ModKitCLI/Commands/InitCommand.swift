@@ -15,8 +15,10 @@ enum InitCommand: Command {
         added to the manifest repository's .gitignore so it stays clean.
         """,
         options: [
-            OptionSpec(nil, "import", .value(metavar: "PATH"), help: "Import .gitmodules, a repo manifest, west.yml or a .repos file."),
-            OptionSpec(nil, "from", .value(metavar: "FORMAT"), help: "Read --import as submodules, repo, west or vcstool instead of guessing."),
+            OptionSpec(nil, "import", .value(metavar: "PATH"), help: "Import .gitmodules, a repo manifest, west.yml or a .repos file.",
+                       completion: .files),
+            OptionSpec(nil, "from", .value(metavar: "FORMAT"), help: "Read --import as submodules, repo, west or vcstool instead of guessing.",
+                       completion: .choices(["submodules", "repo", "west", "vcstool"])),
             OptionSpec(nil, "exact", help: "Pin every module to its exact commit (submodules: the recorded gitlink)."),
             OptionSpec(nil, "name", .value(metavar: "NAME"), help: "Workspace name (default: the directory's name)."),
         ],

@@ -19,6 +19,7 @@ enum Registry {
             ReleaseCommand.self,
             ExportCommand.self,
             DoctorCommand.self,
+            CompletionCommand.self,
         ]
     }
 
