@@ -5,17 +5,37 @@ import Darwin
 import Glibc
 #endif
 
-/// Runs `/bin/sh -c` with stdout and stderr captured together through one pipe.
+/// Runs `/bin/sh -c`, its stdout and stderr captured together through one pipe, streamed line by line,
+/// or left on modkit's own terminal.
 ///
 /// Spawned with `posix_spawn` rather than Foundation's `Process`, which closes every descriptor up to
 /// the limit and starts a monitoring thread per child: on 100 modules that was most of `forall`'s time.
 public enum ShellCommand {
     public struct Result: Sendable {
         public var status: Int32
+        /// What the command wrote, when it was captured; empty when it was streamed or inherited.
         public var output: String
     }
 
+    /// Where the command's output goes.
+    public enum Output {
+        /// Kept whole and returned in the result.
+        case capture
+        /// Handed over one line at a time (without its newline) as it arrives; a last unterminated line too.
+        case lines((String) -> Void)
+        /// modkit's own stdin, stdout and stderr: the command talks to the terminal directly.
+        case inherit
+    }
+
     public static func run(_ command: String, in directory: URL, environment: [String: String]) throws -> Result {
+        try run(command, in: directory, environment: environment, output: .capture)
+    }
+
+    public static func run(_ command: String, in directory: URL, environment: [String: String], output: Output) throws -> Result {
+        if case .inherit = output {
+            let pid = try spawn(["/bin/sh", "-c", command], in: directory.path, environment: environment, output: nil).get()
+            return Result(status: wait(pid), output: "")
+        }
         var pipeEnds: [Int32] = [-1, -1]
         guard makePipe(&pipeEnds) == 0 else { throw ModKitError("cannot create a pipe: \(errnoText())") }
         let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
@@ -24,15 +44,35 @@ public enum ShellCommand {
         close(writeEnd)
         defer { close(readEnd) }
         let pid = try spawned.get()
-        let output = readAll(readEnd)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return Result(status: exitCode(status), output: String(decoding: output, as: UTF8.self))
+        var captured: [UInt8] = []
+        switch output {
+        case .capture, .inherit:
+            readAll(readEnd) { captured.append(contentsOf: $0) }
+        case .lines(let emit):
+            var pending: [UInt8] = []
+            readAll(readEnd) { chunk in
+                pending.append(contentsOf: chunk)
+                guard let last = pending.lastIndex(of: UInt8(ascii: "\n")) else { return }
+                for line in pending[..<last].split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+                    emit(String(decoding: line, as: UTF8.self))
+                }
+                pending.removeSubrange(...last)
+            }
+            if !pending.isEmpty { emit(String(decoding: pending, as: UTF8.self)) }
+        }
+        return Result(status: wait(pid), output: String(decoding: captured, as: UTF8.self))
     }
 
-    /// Starts `arguments` in `directory` with stdin from /dev/null and stdout and stderr on `output`.
+    private static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        return exitCode(status)
+    }
+
+    /// Starts `arguments` in `directory` with stdin from /dev/null and stdout and stderr on `output`,
+    /// or, without `output`, with modkit's own three descriptors.
     private static func spawn(_ arguments: [String], in directory: String, environment: [String: String],
-                              output: Int32) -> Swift.Result<pid_t, ModKitError> {
+                              output: Int32?) -> Swift.Result<pid_t, ModKitError> {
         #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t? = nil
         var attributes: posix_spawnattr_t? = nil
@@ -44,9 +84,11 @@ public enum ShellCommand {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_adddup2(&actions, output, 2)
+        if let output {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+            posix_spawn_file_actions_adddup2(&actions, output, 2)
+        }
         var argumentsToRun = arguments
         if let addChdir = CFunctions.addChdir {
             _ = addChdir(&actions, directory)
@@ -86,15 +128,15 @@ public enum ShellCommand {
         return 0
     }
 
-    private static func readAll(_ descriptor: Int32) -> [UInt8] {
-        var output: [UInt8] = []
+    /// Reads until end of file, handing over each chunk as it arrives.
+    private static func readAll(_ descriptor: Int32, _ chunk: ([UInt8]) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count > 0 {
-                output.append(contentsOf: buffer[0..<count])
+                chunk(Array(buffer[0..<count]))
             } else if count == 0 || errno != EINTR {
-                return output
+                return
             }
         }
     }

@@ -1,44 +1,100 @@
 import Foundation
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 
 /// The outcome of running a command in one module for `modkit forall`.
 public struct ForallResult: Sendable, Codable, Equatable {
     public var name: String
     public var path: String
-    /// The exit status, or nil when the command was not run (module not cloned).
+    /// The exit status, or nil when the command was not run (module not cloned, a dependency failed).
     public var status: Int32?
-    /// Standard output and standard error together, in the order they were written.
+    /// Standard output and standard error together, when they were captured (empty when streamed).
     public var output: String
     public var skipped: String?
 
     public var failed: Bool { (status ?? 0) != 0 }
 }
 
-/// `modkit forall -c CMD`: runs a shell command in every module directory, in parallel, keeping
-/// each module's output whole.
+/// How `modkit forall` runs the command and where its output goes.
+public struct ForallOptions: Sendable {
+    public enum Output: Sendable {
+        /// Each module's output kept whole and handed over when the module finishes.
+        case grouped
+        /// Each line handed over as it arrives (`ForallEvent.line`).
+        case lines
+        /// The command talks to modkit's own terminal: stdin, stdout and stderr (one module at a time).
+        case terminal
+    }
+
+    public var jobs: Int
+    public var output: Output
+    /// Dependencies first, in parallel by level; a module whose dependency failed is not run.
+    /// Each selected module's dependencies among the selected modules, when given.
+    public var dependencies: [String: [String]]?
+
+    public init(jobs: Int, output: Output = .grouped, dependencies: [String: [String]]? = nil) {
+        self.jobs = jobs
+        self.output = output
+        self.dependencies = dependencies
+    }
+}
+
+/// What `modkit forall` reports while it runs.
+public enum ForallEvent: Sendable {
+    case started(module: String, path: String)
+    case line(module: String, text: String)
+    case finished(ForallResult)
+}
+
+/// `modkit forall -c CMD`: runs a shell command in every module directory, in parallel.
 public enum Forall {
     public static func run(
         _ command: String,
         in modules: [Module],
         workspace: Workspace,
-        jobs: Int,
-        finished: @escaping @Sendable (ForallResult) -> Void = { _ in }
+        options: ForallOptions,
+        observe: @escaping @Sendable (ForallEvent) -> Void = { _ in }
     ) -> [ForallResult] {
         let manifest = workspace.manifest
         let environment = ProcessInfo.processInfo.environment
-        return Parallel.map(modules, jobs: jobs) { module in
-            let result = runOne(command, module: module, manifest: manifest, environment: environment)
-            finished(result)
+        let jobs = options.output == .terminal ? 1 : options.jobs
+        let runModule: @Sendable (Module) -> ForallResult = { module in
+            let result = runOne(command, module: module, manifest: manifest, environment: environment,
+                                output: options.output, observe: observe)
+            observe(.finished(result))
             return result
+        }
+        guard let dependencies = options.dependencies else {
+            return Parallel.map(modules, jobs: jobs, runModule)
+        }
+        var results: [String: ForallResult] = [:]
+        let levels = DependencyLevels.levels(of: modules.map(\.name), dependencies: dependencies)
+        for level in levels {
+            let levelModules = modules.filter { level.contains($0.name) }
+            var runnable: [Module] = []
+            for module in levelModules {
+                let blocked = (dependencies[module.name] ?? []).filter { results[$0].map(blocks) ?? false }
+                if blocked.isEmpty {
+                    runnable.append(module)
+                } else {
+                    var result = ForallResult(name: module.name, path: module.path, status: nil, output: "")
+                    result.skipped = "not run: its dependency \(blocked.joined(separator: ", ")) did not succeed"
+                    observe(.finished(result))
+                    results[module.name] = result
+                }
+            }
+            for result in Parallel.map(runnable, jobs: jobs, runModule) { results[result.name] = result }
+        }
+        return levels.flatMap { level in
+            modules.filter { level.contains($0.name) }.compactMap { results[$0.name] }
         }
     }
 
-    static func runOne(_ command: String, module: Module, manifest: Manifest,
-                       environment inherited: [String: String]) -> ForallResult {
+    /// Whether a finished module stops its dependents: it failed, or was itself held back.
+    private static func blocks(_ result: ForallResult) -> Bool {
+        result.failed || result.skipped?.hasPrefix("not run") == true
+    }
+
+    static func runOne(_ command: String, module: Module, manifest: Manifest, environment inherited: [String: String],
+                       output: ForallOptions.Output, observe: @escaping @Sendable (ForallEvent) -> Void) -> ForallResult {
         let directory = manifest.directory(of: module)
         var result = ForallResult(name: module.name, path: module.path, status: nil, output: "")
         guard FileManager.default.fileExists(atPath: directory.path) else {
@@ -52,13 +108,22 @@ public enum Forall {
         environment["MODKIT_VERSION"] = VersionReader.read(module: module, in: manifest).version?.description ?? ""
         environment["MODKIT_REVISION"] = manifest.revision(of: module) ?? ""
         environment["MODKIT_URL"] = manifest.url(of: module) ?? ""
+        observe(.started(module: module.name, path: module.path))
+        let name = module.name
+        let shellOutput: ShellCommand.Output
+        switch output {
+        case .grouped: shellOutput = .capture
+        case .lines: shellOutput = .lines { observe(.line(module: name, text: $0)) }
+        case .terminal: shellOutput = .inherit
+        }
         do {
-            let run = try ShellCommand.run(command, in: directory, environment: environment)
+            let run = try ShellCommand.run(command, in: directory, environment: environment, output: shellOutput)
             result.status = run.status
             result.output = run.output
         } catch {
             result.status = 127
             result.output = "modkit: could not start /bin/sh: \(error)\n"
+            if case .lines = output { observe(.line(module: name, text: result.output.trimmingCharacters(in: .newlines))) }
         }
         return result
     }

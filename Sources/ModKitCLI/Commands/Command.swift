@@ -58,10 +58,10 @@ struct Context {
         return try Workspace.discover(from: workingDirectory)
     }
 
-    /// Prints a value as one pretty JSON document on stdout.
-    func printJSON<T: Encodable>(_ value: T) throws {
+    /// Prints a value as one JSON document on stdout: pretty, or on one line with `compact`.
+    func printJSON<T: Encodable>(_ value: T, compact: Bool = false) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
         console.result(String(decoding: data, as: UTF8.self))
     }

@@ -37,6 +37,10 @@ enum ListCommand: Command {
             try context.printJSON(entries)
             return .success
         }
+        if context.quiet {
+            for entry in entries { context.console.result(entry.name) }
+            return .success
+        }
         let style = context.console.style(for: .standardOutput)
         var table = TextTable()
         table.add(["NAME", "KIND", "PATH", "URL", "REVISION", "VERSION"].map(style.bold))

@@ -7,6 +7,7 @@ enum Registry {
             StatusCommand.self,
             SyncCommand.self,
             ForallCommand.self,
+            AffectedCommand.self,
             StartCommand.self,
             GraphCommand.self,
             TagCommand.self,

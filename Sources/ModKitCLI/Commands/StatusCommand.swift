@@ -34,15 +34,20 @@ enum StatusCommand: Command {
         for status in shown {
             table.add([style.bold(status.name), status.path, head(status, style), changes(status, style), status.version ?? ""])
         }
-        let name = workspace.manifest.workspace
-        var lines = ["\(style.bold(name)): \(statuses.count) module\(statuses.count == 1 ? "" : "s")"]
-        if !shown.isEmpty { lines.append(table.render(indent: "  ")) }
-        let folded = statuses.count - shown.count
-        if folded > 0 {
-            let what = folded == statuses.count ? "all \(folded) modules are clean" : "\(folded) clean module\(folded == 1 ? "" : "s") not shown"
-            lines.append(style.dim("  \(what) (-v lists them)"))
+        if context.quiet {
+            // Only the modules that need attention, without the heading and the folded count.
+            if !shown.isEmpty { context.console.result(table.render()) }
+        } else {
+            let name = workspace.manifest.workspace
+            var lines = ["\(style.bold(name)): \(statuses.count) module\(statuses.count == 1 ? "" : "s")"]
+            if !shown.isEmpty { lines.append(table.render(indent: "  ")) }
+            let folded = statuses.count - shown.count
+            if folded > 0 {
+                let what = folded == statuses.count ? "all \(folded) modules are clean" : "\(folded) clean module\(folded == 1 ? "" : "s") not shown"
+                lines.append(style.dim("  \(what) (-v lists them)"))
+            }
+            context.console.result(lines.joined(separator: "\n"))
         }
-        context.console.result(lines.joined(separator: "\n"))
         for status in statuses where status.state == .error {
             context.console.error("\(status.name): \(status.error ?? "unreadable")")
         }
