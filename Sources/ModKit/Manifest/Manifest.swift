@@ -142,24 +142,4 @@ public struct Manifest: Sendable {
     public func directory(of module: Module) -> URL {
         module.path.isEmpty ? root : root.appendingPathComponent(module.path, isDirectory: true)
     }
-
-    /// Modules named in `names` or belonging to any of `groups`, in manifest order; both empty selects all. An unknown name or group is a usage error with a suggestion.
-    public func select(names: [String], groups: [String]) throws(ManifestError) -> [Module] {
-        if names.isEmpty, groups.isEmpty { return modules }
-        var problems: [Diagnostic] = []
-        let allNames = modules.map(\.name)
-        for name in names where module(named: name) == nil {
-            problems.append(.error("no module named '\(name)'\(DidYouMean.suffix(for: name, among: allNames))",
-                                   hint: "'modkit list' shows the modules of this workspace"))
-        }
-        var allGroups: [String] = []
-        for group in modules.flatMap(\.groups) where !allGroups.contains(group) { allGroups.append(group) }
-        for group in groups where !allGroups.contains(group) {
-            problems.append(.error("no module is in group '\(group)'\(DidYouMean.suffix(for: group, among: allGroups))",
-                                   hint: allGroups.isEmpty ? "no module of this workspace has 'groups:'" : "groups of this workspace: \(allGroups.joined(separator: ", "))"))
-        }
-        if !problems.isEmpty { throw ManifestError(diagnostics: problems) }
-        let wanted = Set(names), wantedGroups = Set(groups)
-        return modules.filter { wanted.contains($0.name) || !wantedGroups.isDisjoint(with: $0.groups) }
-    }
 }

@@ -53,7 +53,9 @@ struct Context {
     /// The workspace found from `--manifest`, or by walking up from the working directory.
     func loadWorkspace() throws -> Workspace {
         if let manifest = arguments.value("manifest") {
-            return try Workspace.load(manifestFile: URL(fileURLWithPath: manifest, relativeTo: workingDirectory).standardizedFileURL)
+            var workspace = try Workspace.load(manifestFile: URL(fileURLWithPath: manifest, relativeTo: workingDirectory).standardizedFileURL)
+            workspace.workingDirectory = workingDirectory
+            return workspace
         }
         return try Workspace.discover(from: workingDirectory)
     }
