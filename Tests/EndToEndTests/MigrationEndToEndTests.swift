@@ -176,7 +176,8 @@ import Testing
     func listModules(_ sandbox: Sandbox, in directory: String) throws -> [Listed] {
         let result = try sandbox.modkit("list", "--json", in: directory)
         guard result.status == 0 else { throw SandboxError("modkit list failed: \(result.err)") }
-        let entries = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [[String: Any]])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        let entries = try #require(report["modules"] as? [[String: Any]])
         return entries.map {
             Listed(name: $0["name"] as? String ?? "", url: $0["url"] as? String ?? "", path: $0["path"] as? String ?? "",
                    revision: $0["revision"] as? String, groups: $0["groups"] as? [String] ?? [])
