@@ -13,7 +13,11 @@ enum SyncCommand: Command {
         carry, is fetched but not moved ('kept: local changes', exit 1); a commit that a move would
         leave unreachable (made on a detached HEAD) is first saved under refs/modkit/backup/.
         A module on a topic branch (see 'modkit start') stays on it.
+        First the manifest repository itself is fetched and fast-forwarded to its upstream (never over local
+        changes to the files the update touches), and modkit.yml is read again, so a teammate's change to
+        it takes effect in this sync; --no-manifest-update leaves the manifest repository as it is.
         """,
+        options: [OptionSpec(nil, "no-manifest-update", help: "Do not fetch and fast-forward the manifest repository first.")],
         positional: .modules,
         examples: ["modkit sync", "modkit sync -j 16", "modkit sync QCloudCore COSXML", "modkit sync -g core --json"],
         mutates: true,
@@ -22,18 +26,32 @@ enum SyncCommand: Command {
 
     /// `modkit sync --json`: every module's result and the counts.
     struct Report: Encodable {
+        var schema = 1
+        /// What happened to the manifest repository first (nil: not a git repository, or --no-manifest-update).
+        var manifest: ManifestUpdateResult?
         var modules: [ModuleSyncResult]
         var summary: [String: Int]
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let workspace = try context.loadWorkspace()
-        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        var workspace = try context.loadWorkspace()
         let lock = try WorkspaceLock(root: workspace.root, command: "modkit sync")
         defer { lock.release() }
         if let stale = lock.replacedStaleHolder {
             context.console.info("took over a stale workspace lock left by pid \(stale.pid) ('\(stale.command)')")
         }
+        var manifestUpdate: ManifestUpdateResult?
+        if !context.arguments.flag("no-manifest-update") {
+            manifestUpdate = ManifestUpdate.run(workspace)
+            if let update = manifestUpdate {
+                if update.outcome == .updated { workspace = try context.loadWorkspace() }
+                if !context.json, update.outcome != .upToDate, update.outcome != .skipped || context.verbose {
+                    let line = "manifest repository: \(update.detail)" + (update.outcome == .updated ? " (modkit.yml read again)" : "")
+                    if update.outcome == .kept || update.outcome == .failed { context.console.warning(line) } else { context.console.info(line) }
+                }
+            }
+        }
+        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
 
         let progress = SyncProgress(console: context.console, modules: modules, printsLines: !context.json)
         let results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) { progress.handle($0) }
@@ -42,7 +60,7 @@ enum SyncCommand: Command {
 
         let counts = Dictionary(results.map { ($0.outcome.rawValue, 1) }, uniquingKeysWith: +)
         if context.json {
-            try context.printJSON(Report(modules: results, summary: counts))
+            try context.printJSON(Report(manifest: manifestUpdate, modules: results, summary: counts))
         } else {
             printSummary(results, progress: progress, context: context)
             if !ignored.isEmpty {
