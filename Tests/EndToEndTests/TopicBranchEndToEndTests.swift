@@ -88,4 +88,51 @@ import Testing
         #expect(try sandbox.git("rev-parse", "topic", in: "ws/Alpha") == second)
         #expect(try listing(sandbox)["Alpha"]?.map(\.branch) == ["topic"])
     }
+
+    /// Commits `file` with `text` to the remote's main through a separate clone.
+    private func pushUpstream(_ sandbox: Sandbox, _ module: String, file: String, text: String) throws {
+        let clone = "upstream-\(module)"
+        if !FileManager.default.fileExists(atPath: sandbox.url(clone).path) {
+            try sandbox.git("clone", "-q", sandbox.url("remotes/\(module).git").path, clone)
+        }
+        try sandbox.write(text, to: "\(clone)/\(file)")
+        try sandbox.git("add", "-A", in: clone)
+        try sandbox.git("commit", "-qm", "upstream \(file)", in: clone)
+        try sandbox.git("push", "-q", "origin", "main", in: clone)
+    }
+
+    @Test func syncRebaseReplaysTopicsWhereConflictFreeAndKeepsTheRest() throws {
+        let sandbox = try workspace()
+        #expect(try sandbox.modkit("start", "topic", in: "ws").status == 0)
+        _ = try commit(sandbox, in: "Alpha", file: "mine.txt")
+        try sandbox.write("public enum Beta { static let mine = 1 }\n", to: "ws/Beta/Sources/Beta/Beta.swift")
+        try sandbox.git("commit", "-qam", "feat: mine", in: "ws/Beta")
+        let betaTip = try sandbox.git("rev-parse", "HEAD", in: "ws/Beta")
+        _ = try commit(sandbox, in: "Gamma", file: "pushed.txt")
+        #expect(try sandbox.modkit("push", "Gamma", in: "ws").status == 0)
+        let gammaTip = try sandbox.git("rev-parse", "HEAD", in: "ws/Gamma")
+
+        try pushUpstream(sandbox, "Alpha", file: "theirs.txt", text: "theirs\n")
+        try pushUpstream(sandbox, "Beta", file: "Sources/Beta/Beta.swift", text: "public enum Beta { static let theirs = 2 }\n")
+        try pushUpstream(sandbox, "Gamma", file: "theirs.txt", text: "theirs\n")
+
+        let sync = try sandbox.modkit("sync", "--rebase", in: "ws")
+        #expect(sync.status == 1, "\(sync.out)\(sync.err)")
+        #expect(sync.out.contains("Alpha: rebased topic onto origin/main: 1 commit"), "\(sync.out)")
+        #expect(sync.err.contains("Beta: rebasing topic onto origin/main conflicts"), "\(sync.err)")
+        #expect(sync.err.contains("Gamma: topic is pushed"), "\(sync.err)")
+
+        // Alpha: topic now sits on the new main, both files in the work tree, still checked out, nothing dirty.
+        let main = try sandbox.git("rev-parse", "origin/main", in: "ws/Alpha")
+        #expect(try sandbox.git("rev-parse", "topic^", in: "ws/Alpha") == main)
+        #expect(try sandbox.git("log", "-1", "--format=%s", "topic", in: "ws/Alpha") == "feat: mine.txt")
+        #expect(try sandbox.git("symbolic-ref", "--short", "HEAD", in: "ws/Alpha") == "topic")
+        #expect(try sandbox.read("ws/Alpha/mine.txt") == "mine.txt\n" && sandbox.read("ws/Alpha/theirs.txt") == "theirs\n")
+        #expect(try sandbox.git("status", "--porcelain", in: "ws/Alpha") == "")
+        // Beta and Gamma: untouched.
+        #expect(try sandbox.git("rev-parse", "HEAD", in: "ws/Beta") == betaTip)
+        #expect(try sandbox.read("ws/Beta/Sources/Beta/Beta.swift") == "public enum Beta { static let mine = 1 }\n")
+        #expect(try sandbox.git("status", "--porcelain", in: "ws/Beta") == "")
+        #expect(try sandbox.git("rev-parse", "HEAD", in: "ws/Gamma") == gammaTip)
+    }
 }

@@ -148,7 +148,7 @@ struct ModuleSyncer {
             }
 
         case (.branch(let name, let commit), .branch(let current, let local))
-            where try repository.upstream(ofBranch: current) == nil:
+            where try repository.upstream(ofBranch: current) == nil || repository.configString(TopicBranch.markKey(current)) == "true":
             // A topic branch (e.g. from `modkit start`) stays checked out; the manifest branch follows in the background.
             let note = try advanceInBackground(repository, branch: name, to: commit)
             outcome = result(.upToDate, "on topic branch \(current); \(note)")

@@ -12,12 +12,17 @@ enum SyncCommand: Command {
         destroyed: a module with uncommitted changes, or with local commits a fast-forward cannot
         carry, is fetched but not moved ('kept: local changes', exit 1); a commit that a move would
         leave unreachable (made on a detached HEAD) is first saved under refs/modkit/backup/.
-        A module on a topic branch (see 'modkit start') stays on it.
+        A module on a topic branch (see 'modkit start') stays on it; with --rebase a topic branch that has
+        fallen behind is replayed onto the updated manifest branch when that is conflict-free (never a pushed
+        branch, never over local changes), and otherwise left as it was, with the reason.
         First the manifest repository itself is fetched and fast-forwarded to its upstream (never over local
         changes to the files the update touches), and modkit.yml is read again, so a teammate's change to
         it takes effect in this sync; --no-manifest-update leaves the manifest repository as it is.
         """,
-        options: [OptionSpec(nil, "no-manifest-update", help: "Do not fetch and fast-forward the manifest repository first.")],
+        options: [
+            OptionSpec(nil, "no-manifest-update", help: "Do not fetch and fast-forward the manifest repository first."),
+            OptionSpec(nil, "rebase", help: "Rebase checked-out topic branches onto their updated manifest branch where conflict-free."),
+        ],
         positional: .modules,
         examples: ["modkit sync", "modkit sync -j 16", "modkit sync QCloudCore COSXML", "modkit sync -g core --json"],
         mutates: true,
@@ -31,6 +36,8 @@ enum SyncCommand: Command {
         var manifest: ManifestUpdateResult?
         var modules: [ModuleSyncResult]
         var summary: [String: Int]
+        /// With --rebase: the topic branches replayed, or kept and why.
+        var rebased: [TopicRebaseResult]?
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -56,18 +63,24 @@ enum SyncCommand: Command {
         let progress = SyncProgress(console: context.console, modules: modules, printsLines: !context.json)
         let results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) { progress.handle($0) }
         progress.finish()
+        let rebased = context.arguments.flag("rebase") ? TopicRebase.run(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) : nil
         let ignored = (try? Syncer.ignoreModuleRepositories(in: workspace)) ?? []
 
         let counts = Dictionary(results.map { ($0.outcome.rawValue, 1) }, uniquingKeysWith: +)
         if context.json {
-            try context.printJSON(Report(manifest: manifestUpdate, modules: results, summary: counts))
+            try context.printJSON(Report(manifest: manifestUpdate, modules: results, summary: counts, rebased: rebased))
         } else {
             printSummary(results, progress: progress, context: context)
             if !ignored.isEmpty {
                 context.console.info("Added \(ignored.count) module path\(ignored.count == 1 ? "" : "s") to the manifest repository's .gitignore.")
             }
         }
-        return results.contains { $0.isProblem } ? .failure : .success
+        for rebase in rebased ?? [] where !context.json {
+            let line = "\(rebase.name): \(rebase.detail)"
+            if rebase.outcome == .kept { context.console.warning(line) } else { context.console.result(line) }
+        }
+        let keptTopics = (rebased ?? []).contains { $0.outcome == .kept }
+        return results.contains { $0.isProblem } || keptTopics ? .failure : .success
     }
 
     private static func printSummary(_ results: [ModuleSyncResult], progress: SyncProgress, context: Context) {
