@@ -28,4 +28,13 @@ static inline int modkit_git_set_ssl_cert_locations(const char *file, const char
     return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, path);
 }
 
+/* Shallow fetches (git_fetch_options.depth) exist from libgit2 1.7 on. */
+static inline int modkit_git_supports_shallow(void) {
+#if LIBGIT2_VER_MAJOR > 1 || (LIBGIT2_VER_MAJOR == 1 && LIBGIT2_VER_MINOR >= 7)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 #endif

@@ -63,9 +63,10 @@ enum WestManifestWriter {
             lines.append("  projects:")
         }
         for (module, place) in zip(modules, placement) {
-            lines.append("    - name: \(scalar(module.name))")
+            let name = module.project ?? module.name
+            lines.append("    - name: \(scalar(name))")
             if place.remote != remotes.first?.name { lines.append("      remote: \(scalar(place.remote))") }
-            if place.rest != module.name { lines.append("      repo-path: \(scalar(place.rest))") }
+            if place.rest != name { lines.append("      repo-path: \(scalar(place.rest))") }
             lines.append("      path: \(scalar(module.path))")
             if let revision = module.revision, revision != defaultRevision { lines.append("      revision: \(scalar(revision))") }
             if !module.groups.isEmpty {

@@ -90,6 +90,16 @@ extension ManifestDecoder {
             case .failure: error("'generated-dir' must be a path relative to each module, not '\(s)'", at: v.start)
             }
         }
+        if let v = fields["groups"]?.value, let values = strings(v, for: "groups") {
+            defaults.groups = values.compactMap { value, mark in
+                let name = value.hasPrefix("-") ? String(value.dropFirst()) : value
+                guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0 == "," }) else {
+                    error("'\(value)' in 'defaults: groups' is not a group name or '-name'", at: mark, hint: "write e.g. 'groups: [-notdefault, -optional]'")
+                    return nil
+                }
+                return value
+            }
+        }
         return defaults
     }
 

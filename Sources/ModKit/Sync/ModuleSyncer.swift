@@ -60,6 +60,7 @@ struct ModuleSyncer {
                     try repository.addRemote(remote, url: url)
                     try repository.fetch(remote: remote, options: FetchOptions(downloadTags: .all, progress: progress))
                 }
+                try SpecialRef.fetch(revision, remote: remote, in: repository, options: FetchOptions(progress: progress))
                 target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
                 try placeFreshClone(repository, at: target)
             }
@@ -113,6 +114,7 @@ struct ModuleSyncer {
             break
         }
         try repository.fetch(remote: remote, options: FetchOptions(downloadTags: .all, progress: progress))
+        try SpecialRef.fetch(revision, remote: remote, in: repository, options: FetchOptions(progress: progress))
         let target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
         var outcome = try move(repository, to: target)
         if !notes.isEmpty { outcome.detail += "; " + notes.joined(separator: "; ") }

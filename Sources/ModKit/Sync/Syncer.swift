@@ -13,8 +13,8 @@ public enum Syncer {
     ) -> [ModuleSyncResult] {
         let manifest = workspace.manifest
         let stamp = backupStamp(Date())
-        return Parallel.map(modules, jobs: jobs) { module in
-            guard module.kind == .repository, let url = manifest.url(of: module) else {
+        return NestedModules.inWaves(modules, of: manifest) { wave in Parallel.map(wave, jobs: jobs) { module in
+            guard module.kind == .repository, let url = manifest.url(of: module).map(LocalRepositoryURL.resolve) else {
                 let result = ModuleSyncResult(name: module.name, path: module.path, outcome: .skipped,
                                               detail: "directory module (comes with the manifest repository)")
                 observe(.finished(result))
@@ -26,7 +26,7 @@ public enum Syncer {
                 backupStamp: stamp, observe: observe
             )
             return syncer.run()
-        }
+        } }
     }
 
     /// Adds module repositories that the manifest repository does not ignore yet to its `.gitignore`,

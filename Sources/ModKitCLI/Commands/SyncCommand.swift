@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 import ModKit
 
 /// `modkit sync`: clone missing module repositories, fetch the others, check out the manifest revision.
@@ -12,8 +13,13 @@ enum SyncCommand: Command {
         destroyed: a module with uncommitted changes, or with local commits a fast-forward cannot
         carry, is fetched but not moved ('kept: local changes', exit 1); a commit that a move would
         leave unreachable (made on a detached HEAD) is first saved under refs/modkit/backup/.
-        A module on a topic branch (see 'modkit start') stays on it.
+        A module on a topic branch (see 'modkit start') stays on it. Without module names or -g, the
+        modules left out by 'defaults: groups' are not synced. Modules inside other modules are cloned
+        after them and kept out of their status through .git/info/exclude.
         """,
+        options: [
+            OptionSpec(nil, "depth", .value(metavar: "N"), help: "Fetch only the last N commits (overrides each module's 'depth:')."),
+        ],
         positional: .modules,
         examples: ["modkit sync", "modkit sync -j 16", "modkit sync QCloudCore COSXML", "modkit sync -g core --json"],
         mutates: true,
@@ -28,7 +34,16 @@ enum SyncCommand: Command {
 
     static func run(_ context: Context) throws -> ExitStatus {
         let workspace = try context.loadWorkspace()
-        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        var modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        if context.arguments.positionals.isEmpty, context.groups.isEmpty {
+            let taken = workspace.manifest.inDefaultGroups(modules)
+            if taken.count < modules.count, !context.json {
+                let selection = (workspace.manifest.defaults.groups ?? []).joined(separator: ", ")
+                context.console.info("\(modules.count - taken.count) module\(modules.count - taken.count == 1 ? "" : "s") left out by 'defaults: groups: [\(selection)]'; name them or use -g GROUP to sync them")
+            }
+            modules = taken
+        }
+        try noteDepth(for: modules, context: context)
         let lock = try WorkspaceLock(root: workspace.root, command: "modkit sync")
         defer { lock.release() }
         if let stale = lock.replacedStaleHolder {
@@ -50,6 +65,19 @@ enum SyncCommand: Command {
             }
         }
         return results.contains { $0.isProblem } ? .failure : .success
+    }
+
+    /// libgit2 before 1.7 cannot fetch shallow: with `--depth` or a module's `depth:`, say once that the whole history comes.
+    private static func noteDepth(for modules: [Module], context: Context) throws {
+        var asked: Int?
+        if let text = context.arguments.value("depth") {
+            guard let depth = Int(text), depth > 0 else { throw UsageError("--depth expects a positive number of commits, got '\(text)'") }
+            asked = depth
+        }
+        let shallow = modules.filter { $0.depth != nil }
+        guard asked != nil || !shallow.isEmpty, !GitKit.supportsShallowFetch else { return }
+        let what = asked.map { "--depth \($0)" } ?? "'depth:' of \(shallow.count) module\(shallow.count == 1 ? "" : "s") (\(shallow.prefix(3).map(\.name).joined(separator: ", "))\(shallow.count > 3 ? ", …" : ""))"
+        context.console.info("note: \(what) asks for a shallow clone, which libgit2 \(GitKit.libgit2Version) cannot make; the full history is fetched")
     }
 
     private static func printSummary(_ results: [ModuleSyncResult], progress: SyncProgress, context: Context) {
