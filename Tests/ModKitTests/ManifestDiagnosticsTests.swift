@@ -115,7 +115,7 @@ import Testing
         modkit.yml:3:1: error: unknown key 'colour' at the top level
         colour: red
         ^
-        hint: allowed here: version, workspace, defaults, templates, modules, release
+        hint: allowed here: version, workspace, defaults, templates, modules, release, imports
         """)
     }
 

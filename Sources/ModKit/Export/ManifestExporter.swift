@@ -75,7 +75,8 @@ public enum ManifestExporter {
         let header = "Written by 'modkit export' (format \(format.rawValue)\(exact ? ", exact commits" : "")) from modkit.yml of workspace \(manifest.workspace)."
         let text = switch format {
         case .repo: RepoManifestWriter.render(exported, defaultRevision: defaultRevision, urlBase: manifest.defaults.urlBase, header: header, warnings: &warnings)
-        case .west: WestManifestWriter.render(exported, defaultRevision: defaultRevision, urlBase: manifest.defaults.urlBase, header: header, warnings: &warnings)
+        case .west: WestManifestWriter.render(exported, defaultRevision: defaultRevision, urlBase: manifest.defaults.urlBase,
+                                           groups: manifest.defaults.groups, header: header, warnings: &warnings)
         case .vcstool: VcstoolWriter.render(exported, header: header)
         }
         return ExportResult(text: text, warnings: warnings)

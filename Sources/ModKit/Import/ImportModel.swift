@@ -64,6 +64,8 @@ public struct ImportResult: Sendable {
     public var baseDirectory: URL?
     /// `defaults.groups`: the selection the source tool syncs by default (repo leaves out `notdefault`, west applies `group-filter`).
     public var defaultGroups: [String]?
+    /// west `import:`s, recorded as `imports:` so they are followed whenever modkit.yml is read (module by source name until finished).
+    public var imports: [ManifestImport] = []
     /// Files merged into the import beside the one named (repo's `.repo/local_manifests/*.xml`).
     public var mergedFiles: [String] = []
 

@@ -107,6 +107,13 @@ public enum ManifestImporter {
         }
         assignNames(&kept)
         result.modules = kept
+        let names = Dictionary(kept.map { ($0.sourceName, $0.name) }, uniquingKeysWith: { first, _ in first })
+        result.imports = result.imports.compactMap { entry in
+            var entry = entry
+            guard let name = names[entry.module] else { return nil }
+            entry.module = name
+            return entry
+        }
         result.warnings = inFileOrder(result.warnings)
 
         if result.urlBase == nil { result.urlBase = commonParent(kept.map(\.url)) }

@@ -101,6 +101,12 @@ public struct Manifest: Sendable {
     public var defaults: ManifestDefaults
     public var templates: String?
     public var modules: [Module]
+    /// `imports:`, followed when the manifest is loaded.
+    public var imports: [ManifestImport] = []
+    /// The modules `imports:` added, by name (they are in `modules` too, after the written ones).
+    public var importedModules: Set<String> = []
+    /// What could not be followed in `imports:`, one line each, for commands to show.
+    public var importNotes: [String] = []
     /// Nil when the manifest has no `release:`, meaning the default checklist.
     public var releaseSteps: [ReleaseStep]?
     /// Absolute path of modkit.yml.

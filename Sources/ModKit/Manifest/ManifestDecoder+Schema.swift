@@ -56,9 +56,57 @@ extension ManifestDecoder {
         var releaseSteps: [ReleaseStep]?
         if let node = fields["release"]?.value { releaseSteps = decodeRelease(node) }
 
+        var imports: [ManifestImport] = []
+        if let node = fields["imports"]?.value { imports = decodeImports(node, modules: modules) }
+
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
-        return Manifest(schemaVersion: schemaVersion, workspace: workspace, defaults: defaults, templates: templates,
-                        modules: modules, releaseSteps: releaseSteps, file: file, displayPath: displayPath)
+        var manifest = Manifest(schemaVersion: schemaVersion, workspace: workspace, defaults: defaults, templates: templates,
+                                modules: modules, releaseSteps: releaseSteps, file: file, displayPath: displayPath)
+        manifest.imports = imports
+        return manifest
+    }
+
+    /// `imports:` — each names a repository module and, optionally, the file, an allowlist and a path prefix.
+    mutating func decodeImports(_ node: YAMLNode, modules: [Module]) -> [ManifestImport] {
+        if node.isNull { return [] }
+        guard let sequence = node.sequence else {
+            error("expected a sequence for 'imports', found \(node.kindDescription)", at: node.start, hint: "write each as '- module: NAME'")
+            return []
+        }
+        var imports: [ManifestImport] = []
+        for item in sequence.items {
+            guard let mapping = item.mapping else {
+                error("expected an import (a mapping with 'module'), found \(item.kindDescription)", at: item.start)
+                continue
+            }
+            let fields = fields(of: mapping, allowed: Self.importKeys, in: "in an import")
+            guard let moduleNode = fields["module"]?.value, let name = string(moduleNode, for: "module") else {
+                if fields["module"] == nil { error("an import is missing required key 'module'", at: mapping.start, hint: "name the module whose west.yml to follow") }
+                continue
+            }
+            guard let module = modules.first(where: { $0.name == name }), module.kind == .repository else {
+                error("import of '\(name)': no repository module has that name\(DidYouMean.suffix(for: name, among: modules.map(\.name)))", at: moduleNode.start)
+                continue
+            }
+            var entry = ManifestImport(module: name)
+            if let v = fields["file"]?.value, let file = string(v, for: "file") {
+                if case .success(let path) = RelativePath.normalize(file), !path.isEmpty {
+                    entry.file = path
+                } else {
+                    error("import file '\(file)' must be a path inside module '\(name)'", at: v.start)
+                }
+            }
+            if let v = fields["name-allowlist"]?.value, let names = strings(v, for: "name-allowlist") { entry.nameAllowlist = names.map(\.0) }
+            if let v = fields["path-prefix"]?.value, let prefix = string(v, for: "path-prefix") {
+                if case .success(let path) = RelativePath.normalize(prefix) {
+                    entry.pathPrefix = path.isEmpty ? nil : path
+                } else {
+                    error("'path-prefix' '\(prefix)' must be a path inside the workspace", at: v.start)
+                }
+            }
+            imports.append(entry)
+        }
+        return imports
     }
 
     mutating func decodeDefaults(_ node: YAMLNode) -> ManifestDefaults {

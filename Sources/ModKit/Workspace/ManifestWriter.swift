@@ -108,6 +108,18 @@ public enum ManifestWriter {
                 lines.append("    # \(comment(note))")
             }
         }
+        if !imported.imports.isEmpty {
+            lines.append("")
+            lines.append("# west 'import:': each module's own manifest is read whenever modkit.yml is, once the module is cloned;")
+            lines.append("# 'modkit sync' clones it first, then the modules it lists.")
+            lines.append("imports:")
+            for entry in imported.imports {
+                lines.append("  - module: \(scalar(entry.module))")
+                if entry.file != "west.yml" { lines.append("    file: \(scalar(entry.file))") }
+                if let names = entry.nameAllowlist { lines.append("    name-allowlist: [\(names.map(scalar).joined(separator: ", "))]") }
+                if let prefix = entry.pathPrefix { lines.append("    path-prefix: \(scalar(prefix))") }
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

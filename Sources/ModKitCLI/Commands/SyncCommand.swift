@@ -33,7 +33,7 @@ enum SyncCommand: Command {
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let workspace = try context.loadWorkspace()
+        var workspace = try context.loadWorkspace()
         var modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
         if context.arguments.positionals.isEmpty, context.groups.isEmpty {
             let taken = workspace.manifest.inDefaultGroups(modules)
@@ -51,8 +51,22 @@ enum SyncCommand: Command {
         }
 
         let progress = SyncProgress(console: context.console, modules: modules, printsLines: !context.json)
-        let results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) { progress.handle($0) }
+        var results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) { progress.handle($0) }
         progress.finish()
+        // `imports:` read the manifests of modules that may only now be cloned or updated: reload, and sync what they add.
+        for _ in 0..<importRounds where !workspace.manifest.imports.isEmpty && context.arguments.positionals.isEmpty {
+            let reloaded = try context.loadWorkspace()
+            let known = Set(results.map(\.name))
+            var added = reloaded.manifest.modules.filter { !known.contains($0.name) && reloaded.manifest.importedModules.contains($0.name) }
+            added = context.groups.isEmpty ? reloaded.manifest.inDefaultGroups(added) : added.filter { !Set(context.groups).isDisjoint(with: $0.groups) }
+            workspace = reloaded
+            guard !added.isEmpty else { break }
+            if !context.json { context.console.info("\(added.count) more module\(added.count == 1 ? "" : "s") from imported manifests") }
+            let more = SyncProgress(console: context.console, modules: added, printsLines: !context.json)
+            results += Syncer.sync(added, in: reloaded, jobs: try context.jobs(waitsOnIO: true)) { more.handle($0) }
+            more.finish()
+        }
+        for note in workspace.manifest.importNotes { context.console.warning(note) }
         let ignored = (try? Syncer.ignoreModuleRepositories(in: workspace)) ?? []
 
         let counts = Dictionary(results.map { ($0.outcome.rawValue, 1) }, uniquingKeysWith: +)
@@ -66,6 +80,9 @@ enum SyncCommand: Command {
         }
         return results.contains { $0.isProblem } ? .failure : .success
     }
+
+    /// How many times one sync reloads `imports:` to sync what they add (each round can reveal one more level).
+    static let importRounds = 8
 
     /// libgit2 before 1.7 cannot fetch shallow: with `--depth` or a module's `depth:`, say once that the whole history comes.
     private static func noteDepth(for modules: [Module], context: Context) throws {
