@@ -35,7 +35,8 @@ enum SpecialRef {
 
 /// Local urls resolved as git's clone resolves them: a mirror laid out by `repo init --mirror` names `Alpha` for `Alpha.git`.
 enum LocalRepositoryURL {
-    /// `file:///mirror/Alpha` or `/mirror/Alpha` → the same with `.git` when only `Alpha.git` exists; any other url unchanged.
+    /// `file:///mirror/Alpha` or `/mirror/Alpha` → the same with `.git` when only `Alpha.git` is a repository (`Alpha` may
+    /// still be a folder: `platform/build.git` beside `platform/build/blueprint.git`); any other url unchanged.
     static func resolve(_ url: String) -> String {
         let path: Substring
         if url.hasPrefix("file://") {
@@ -47,8 +48,7 @@ enum LocalRepositoryURL {
         }
         var trimmed = path
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard !trimmed.hasSuffix(".git"), !FileManager.default.fileExists(atPath: String(trimmed)),
-              Repository.isRepository(trimmed + ".git") else { return url }
+        guard !trimmed.hasSuffix(".git"), !Repository.isRepository(String(trimmed)), Repository.isRepository(trimmed + ".git") else { return url }
         return (url.hasPrefix("file://") ? "file://" : "") + trimmed + ".git"
     }
 }
