@@ -108,15 +108,29 @@ import Testing
         let status = try sandbox.modkit("status", "-v", in: "ws")
         expectOK(status, "status")
         #expect(status.out.contains("babblesim_base"), "\(status.out)")
+        // Nested modules are ordinary modules for the other commands too.
+        let forall = try sandbox.modkit("forall", "-c", "git rev-parse --show-toplevel", in: "ws")
+        expectOK(forall, "forall")
+        #expect(forall.out.contains(sandbox.url("ws/tools/bsim/components/ext_2G4_libPhyComv1").path), "\(forall.out)")
+        let graph = try sandbox.modkit("graph", "--format", "json", in: "ws")
+        expectOK(graph, "graph")
+        #expect(graph.out.contains("babblesim_ext_2G4_libPhyComv1"), "\(graph.out)")
 
-        // Export, then west reads it back: the same projects, paths, revisions and groups as from the original.
+        try exportReadByWest(sandbox, original: "ws/app/west.yml")
+    }
+
+    /// Exports `ws` as west.yml and has west read it back: the same projects, paths, revisions, groups, urls and
+    /// active set as west reads from the original (imports resolved from the work trees). Returns the export.
+    @discardableResult
+    func exportReadByWest(_ sandbox: Sandbox, original: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         let export = try sandbox.modkit("export", "--format", "west", in: "ws")
-        expectOK(export, "export")
+        expectOK(export, "export", sourceLocation: sourceLocation)
         try sandbox.write(export.out, to: "exported/west.yml")
-        if let original = try WestParser.projects(sandbox, manifest: "ws/app/west.yml", topdir: "ws"),
+        if let projects = try WestParser.projects(sandbox, manifest: original, topdir: "ws"),
            let back = try WestParser.projects(sandbox, manifest: "exported/west.yml", topdir: "exported") {
-            #expect(back == original, "export:\n\(export.out)")
+            #expect(back == projects, "export:\n\(export.out)", sourceLocation: sourceLocation)
         }
+        return export.out
     }
 
     // MARK: nRF Connect SDK: import: plus a pull/N/head revision
@@ -184,15 +198,9 @@ import Testing
         // A second sync fetches the ref again and stays put.
         expectOK(try sandbox.modkit("sync", in: "ws"), "second sync")
 
-        let export = try sandbox.modkit("export", "--format", "west", in: "ws")
-        expectOK(export, "export")
-        #expect(export.out.contains("- name: cmsis-dsp"), "the west name, not the modkit identifier: \(export.out)")
-        #expect(export.out.contains("revision: pull/7/head"))
-        try sandbox.write(export.out, to: "exported/west.yml")
-        if let original = try WestParser.projects(sandbox, manifest: "ws/nrf/west.yml", topdir: "ws"),
-           let back = try WestParser.projects(sandbox, manifest: "exported/west.yml", topdir: "exported") {
-            #expect(back == original, "export:\n\(export.out)")
-        }
+        let export = try exportReadByWest(sandbox, original: "ws/nrf/west.yml")
+        #expect(export.contains("- name: cmsis-dsp"), "the west name, not the modkit identifier: \(export)")
+        #expect(export.contains("revision: pull/7/head"))
     }
 
     // MARK: AOSP: notdefault groups, clone-depth, a nested project, tag revisions, relative fetch
