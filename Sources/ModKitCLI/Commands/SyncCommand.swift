@@ -43,7 +43,7 @@ enum SyncCommand: Command {
             }
             modules = taken
         }
-        try noteDepth(for: modules, context: context)
+        let depth = try noteDepth(for: modules, context: context)
         let lock = try WorkspaceLock(root: workspace.root, command: "modkit sync")
         defer { lock.release() }
         if let stale = lock.replacedStaleHolder {
@@ -51,7 +51,7 @@ enum SyncCommand: Command {
         }
 
         let progress = SyncProgress(console: context.console, modules: modules, printsLines: !context.json)
-        var results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) { progress.handle($0) }
+        var results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true), depth: depth) { progress.handle($0) }
         progress.finish()
         // `imports:` read the manifests of modules that may only now be cloned or updated: reload, and sync what they add.
         for _ in 0..<importRounds where !workspace.manifest.imports.isEmpty && context.arguments.positionals.isEmpty {
@@ -63,7 +63,7 @@ enum SyncCommand: Command {
             guard !added.isEmpty else { break }
             if !context.json { context.console.info("\(added.count) more module\(added.count == 1 ? "" : "s") from imported manifests") }
             let more = SyncProgress(console: context.console, modules: added, printsLines: !context.json)
-            results += Syncer.sync(added, in: reloaded, jobs: try context.jobs(waitsOnIO: true)) { more.handle($0) }
+            results += Syncer.sync(added, in: reloaded, jobs: try context.jobs(waitsOnIO: true), depth: depth) { more.handle($0) }
             more.finish()
         }
         for note in workspace.manifest.importNotes { context.console.warning(note) }
@@ -84,17 +84,19 @@ enum SyncCommand: Command {
     /// How many times one sync reloads `imports:` to sync what they add (each round can reveal one more level).
     static let importRounds = 8
 
-    /// libgit2 before 1.7 cannot fetch shallow: with `--depth` or a module's `depth:`, say once that the whole history comes.
-    private static func noteDepth(for modules: [Module], context: Context) throws {
+    /// `--depth N`, when given. libgit2 before 1.7 cannot fetch shallow: with `--depth` or a module's `depth:`, say once
+    /// that the whole history comes.
+    private static func noteDepth(for modules: [Module], context: Context) throws -> Int? {
         var asked: Int?
         if let text = context.arguments.value("depth") {
             guard let depth = Int(text), depth > 0 else { throw UsageError("--depth expects a positive number of commits, got '\(text)'") }
             asked = depth
         }
         let shallow = modules.filter { $0.depth != nil }
-        guard asked != nil || !shallow.isEmpty, !GitKit.supportsShallowFetch else { return }
+        guard asked != nil || !shallow.isEmpty, !GitKit.supportsShallowFetch else { return asked }
         let what = asked.map { "--depth \($0)" } ?? "'depth:' of \(shallow.count) module\(shallow.count == 1 ? "" : "s") (\(shallow.prefix(3).map(\.name).joined(separator: ", "))\(shallow.count > 3 ? ", …" : ""))"
         context.console.info("note: \(what) asks for a shallow clone, which libgit2 \(GitKit.libgit2Version) cannot make; the full history is fetched")
+        return asked
     }
 
     private static func printSummary(_ results: [ModuleSyncResult], progress: SyncProgress, context: Context) {
