@@ -16,6 +16,24 @@ import Testing
         try sandbox.git("push", "-q", sandbox.url("remotes/\(path).git").path, "main", in: work)
     }
 
+    /// zephyr's own west.yml on its main branch: `projects` (indented as list items under `projects:`) from the sandbox's remotes.
+    func commitZephyrManifest(_ sandbox: Sandbox, projects: String) throws {
+        try commit(sandbox, "zephyr", file: "west.yml", text: """
+            manifest:
+              defaults:
+                remote: upstream
+                revision: main
+              remotes:
+                - name: upstream
+                  url-base: file://\(sandbox.url("remotes").path)
+              projects:
+            \(projects)
+              self:
+                path: zephyr
+
+            """)
+    }
+
     func publish(_ sandbox: Sandbox, _ names: [String]) throws {
         for name in names { try migration.publish(sandbox, "remotes/\(name).git") }
     }
@@ -35,15 +53,7 @@ import Testing
         let nested = ["bsim", "babblesim_base", "babblesim_ext_2G4_libPhyComv1"]
         try publish(sandbox, ["zephyr", "cmsis", "hal_nordic", "mbedtls"] + nested)
         let base = "file://" + sandbox.url("remotes").path
-        try commit(sandbox, "zephyr", file: "west.yml", text: """
-            manifest:
-              defaults:
-                remote: upstream
-                revision: main
-              remotes:
-                - name: upstream
-                  url-base: \(base)
-              projects:
+        try commitZephyrManifest(sandbox, projects: """
                 - name: cmsis
                   path: modules/hal/cmsis
                   groups: [hal]
@@ -62,9 +72,6 @@ import Testing
                 - name: babblesim_ext_2G4_libPhyComv1
                   path: tools/bsim/components/ext_2G4_libPhyComv1
                   groups: [babblesim]
-              self:
-                path: zephyr
-
             """)
         try sandbox.write("""
             manifest:
@@ -139,24 +146,13 @@ import Testing
         let sandbox = try Sandbox()
         try publish(sandbox, ["zephyr", "nrfxlib", "hal_nordic", "cmsis-dsp", "trusted-firmware-m"])
         let base = "file://" + sandbox.url("remotes").path
-        try commit(sandbox, "zephyr", file: "west.yml", text: """
-            manifest:
-              defaults:
-                remote: upstream
-                revision: main
-              remotes:
-                - name: upstream
-                  url-base: \(base)
-              projects:
+        try commitZephyrManifest(sandbox, projects: """
                 - name: hal_nordic
                   path: modules/hal/nordic
                 - name: cmsis-dsp
                   path: modules/lib/cmsis-dsp
                 - name: trusted-firmware-m
                   path: modules/tee/tf-m/trusted-firmware-m
-              self:
-                path: zephyr
-
             """)
         // A pull request head that no branch or tag reaches, as GitHub keeps it.
         let work = "src/remotes/zephyr.git"
