@@ -295,6 +295,24 @@ import Testing
         #expect(export.out.contains(#"name="acme/camera" path="vendor/acme/camera""#), "\(export.out)")
     }
 
+    // MARK: Inputs that used to crash or drown the output
+
+    @Test func oneCharacterManifestNameWithAnIncludeAndRepeatedWarnings() throws {
+        let sandbox = try Sandbox()
+        var projects = ""
+        for index in 1...6 { projects += "<project name=\"p\(index)\"><copyfile src=\"a\(index)\" dest=\"b\(index)\"/></project>\n" }
+        try sandbox.write("<manifest><remote name=\"o\" fetch=\"file:///srv/git\"/><default remote=\"o\" revision=\"main\"/>\n<include name=\"b\"/></manifest>\n", to: "ws/a")
+        try sandbox.write("<manifest>\n\(projects)</manifest>\n", to: "ws/b")
+        let result = try sandbox.modkit("init", "--import", "a", in: "ws")
+        expectOK(result, "init --import a")  // was SIGILL in NSString path bridging
+        #expect(result.err.components(separatedBy: "warning:").count == 2, "one line for the six copyfile warnings: \(result.err)")
+        #expect(result.err.contains("— and 5 more like it (b:3, b:4, b:5, …; -v lists all)"), "\(result.err)")
+        try FileManager.default.removeItem(at: sandbox.url("ws/modkit.yml"))
+        let verbose = try sandbox.modkit("-v", "init", "--import", "a", in: "ws")
+        expectOK(verbose, "-v init --import a")
+        #expect(verbose.err.components(separatedBy: "warning:").count == 7, "\(verbose.err)")
+    }
+
     // MARK: Superproject: empty submodule folders are not cloned yet
 
     @Test func emptySubmoduleFoldersAreNotClonedYet() throws {
