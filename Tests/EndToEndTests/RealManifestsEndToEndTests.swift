@@ -135,7 +135,8 @@ import Testing
         try sandbox.write(export.out, to: "exported/west.yml")
         if let projects = try WestParser.projects(sandbox, manifest: original, topdir: "ws"),
            let back = try WestParser.projects(sandbox, manifest: "exported/west.yml", topdir: "exported") {
-            #expect(back == projects, "export:\n\(export.out)", sourceLocation: sourceLocation)
+            // west lists 'self: import' projects first, the export lists them where modkit.yml does.
+            #expect(back.sorted { $0.path < $1.path } == projects.sorted { $0.path < $1.path }, "export:\n\(export.out)", sourceLocation: sourceLocation)
         }
         return export.out
     }
@@ -144,7 +145,7 @@ import Testing
 
     @Test func nrfShapedWorkspaceChecksOutAPullRequestRefDetached() throws {
         let sandbox = try Sandbox()
-        try publish(sandbox, ["zephyr", "nrfxlib", "hal_nordic", "cmsis-dsp", "trusted-firmware-m"])
+        try publish(sandbox, ["zephyr", "nrfxlib", "hal_nordic", "cmsis-dsp", "trusted-firmware-m", "mcuboot"])
         let base = "file://" + sandbox.url("remotes").path
         try commitZephyrManifest(sandbox, projects: """
                 - name: hal_nordic
@@ -180,15 +181,29 @@ import Testing
                   revision: v1.0
               self:
                 path: nrf
+                import: submanifests
 
             """, to: "ws/nrf/west.yml")
+        try sandbox.write("""
+            manifest:
+              projects:
+                - name: mcuboot
+                  url: \(base)/mcuboot
+                  revision: v1.0
+                  path: bootloader/mcuboot
+
+            """, to: "ws/nrf/submanifests/mcuboot.yml")
+        try sandbox.git("init", "-q", in: "ws/nrf")  // west reads 'self: import' only from a manifest repository
+        try sandbox.write("[manifest]\npath = nrf\nfile = west.yml\n", to: "ws/.west/config")
 
         expectOK(try sandbox.modkit("init", "--import", "nrf/west.yml", in: "ws"), "init")
+        #expect(try sandbox.read("ws/modkit.yml").contains("  - file: nrf/submanifests"))
         let sync = try sandbox.modkit("sync", in: "ws")
         expectOK(sync, "sync")
         #expect(try sandbox.git("rev-parse", "HEAD", in: "ws/zephyr") == pullCommit)
         #expect(try sandbox.run("/usr/bin/env", ["git", "symbolic-ref", "-q", "HEAD"], in: sandbox.url("ws/zephyr")).status != 0, "detached")
         #expect(isCloned(sandbox, "ws/modules/hal/nordic") && isCloned(sandbox, "ws/modules/lib/cmsis-dsp"))
+        #expect(try sandbox.git("describe", "--tags", "--exact-match", in: "ws/bootloader/mcuboot") == "v1.0", "from the self import")
         #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/modules/tee").path))
         expectOK(try sandbox.modkit("status", in: "ws"), "status")
         // A second sync fetches the ref again and stays put.
@@ -367,8 +382,11 @@ enum WestParser {
             def importer(project, file):
                 with open(os.path.join(topdir, project.path, file)) as f:
                     return f.read()
-            with open(path) as f:
-                m = Manifest.from_data(f.read(), importer=importer)
+            if os.path.isdir(os.path.join(topdir, ".west")):
+                m = Manifest.from_file(path, importer=importer)
+            else:
+                with open(path) as f:
+                    m = Manifest.from_data(f.read(), importer=importer)
             print(json.dumps([{"name": p.name, "path": p.path, "revision": p.revision, "groups": p.groups, "url": p.url,
                                "active": m.is_active(p)} for p in m.projects[1:]]))
 

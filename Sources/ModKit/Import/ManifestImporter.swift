@@ -108,12 +108,22 @@ public enum ManifestImporter {
         assignNames(&kept)
         result.modules = kept
         let names = Dictionary(kept.map { ($0.sourceName, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let rootPrefix = workspaceRoot.path.hasSuffix("/") ? workspaceRoot.path : workspaceRoot.path + "/"
+        var outside: [Diagnostic] = []
         result.imports = result.imports.compactMap { entry in
             var entry = entry
-            guard let name = names[entry.module] else { return nil }
-            entry.module = name
+            if let project = entry.module {
+                guard let name = names[project] else { return nil }
+                entry.module = name
+            } else if entry.file.hasPrefix(rootPrefix) {
+                entry.file = String(entry.file.dropFirst(rootPrefix.count))
+            } else {
+                outside.append(Diagnostic(severity: .warning, message: "'self: import' reads \(entry.file), outside the workspace \(workspaceRoot.path); not followed"))
+                return nil
+            }
             return entry
         }
+        result.warnings += outside
         result.warnings = inFileOrder(result.warnings)
 
         if result.urlBase == nil { result.urlBase = commonParent(kept.map(\.url)) }

@@ -24,6 +24,7 @@ enum WestImporter {
         var defaultRevision: String?
         var projectsNode: YAMLNode?
         var groupFilter: [String] = []
+        var imports: [ManifestImport] = []
         for (key, mark, value) in problems.entries(of: manifest, in: source) {
             switch key {
             case "version": break
@@ -66,8 +67,11 @@ enum WestImporter {
                 if let selfMapping = value.mapping {
                     for (key, mark, value) in problems.entries(of: selfMapping, in: source) {
                         if key == "import" {
-                            problems.warn("'self: import: \(describe(value))' is not followed; projects of imported manifests are not imported", in: source, at: mark,
-                                          hint: "import those manifests one by one, or copy their projects here")
+                            // Relative to the manifest's own folder; `ManifestImporter.finish` makes it relative to the workspace.
+                            if var entry = importEntry(value, project: nil, source: source, problems: &problems) {
+                                entry.file = source.url.deletingLastPathComponent().appendingPathComponent(entry.file).standardizedFileURL.path
+                                imports.append(entry)
+                            }
                         } else {
                             problems.warn("'self: \(key)' is not carried over", in: source, at: mark)
                         }
@@ -81,7 +85,6 @@ enum WestImporter {
         }
 
         var modules: [ImportedModule] = []
-        var imports: [ManifestImport] = []
         if let projectsNode, !projectsNode.isNull {
             guard let sequence = projectsNode.sequence else {
                 throw ManifestError(diagnostics: [source.diagnostic(.error, "expected a sequence for 'projects', found \(projectsNode.kindDescription)",
@@ -98,7 +101,7 @@ enum WestImporter {
                 }
             }
         }
-        if modules.isEmpty {
+        if modules.isEmpty, imports.isEmpty {
             problems.error("\(source.displayPath) declares no project", in: source, line: manifestNode.start.line,
                            hint: "import the west.yml that lists the projects under 'manifest: projects:'")
         }
@@ -129,11 +132,12 @@ enum WestImporter {
     }
 
     /// A project's `import:` — `true`, a file, or `{file, name-allowlist, path-prefix}` — as an `imports:` entry.
-    private static func importEntry(_ node: YAMLNode, project: String, source: ImportSource, problems: inout ImportProblems) -> ManifestImport? {
+    private static func importEntry(_ node: YAMLNode, project: String?, source: ImportSource, problems: inout ImportProblems) -> ManifestImport? {
+        let called = project.map { "project '\($0)'" } ?? "self"
         if let flag = node.bool { return flag ? ManifestImport(module: project) : nil }
         if let file = node.string { return ManifestImport(module: project, file: file) }
         guard let mapping = node.mapping else {
-            problems.error("project '\(project)': expected true, a file or a mapping for 'import', found \(node.kindDescription)", in: source, at: node.start)
+            problems.error("\(called): expected true, a file or a mapping for 'import', found \(node.kindDescription)", in: source, at: node.start)
             return nil
         }
         var entry = ManifestImport(module: project)
@@ -142,7 +146,7 @@ enum WestImporter {
             case "file": entry.file = problems.string(value, for: key, in: source) ?? entry.file
             case "name-allowlist": entry.nameAllowlist = problems.strings(value, for: key, in: source)
             case "path-prefix": entry.pathPrefix = problems.string(value, for: key, in: source)
-            default: problems.warn("project '\(project)': 'import: \(key)' is not carried over; only file, name-allowlist and path-prefix are", in: source, at: mark)
+            default: problems.warn("\(called): 'import: \(key)' is not carried over; only file, name-allowlist and path-prefix are", in: source, at: mark)
             }
         }
         return entry

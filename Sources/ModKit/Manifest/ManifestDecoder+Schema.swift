@@ -80,20 +80,25 @@ extension ManifestDecoder {
                 continue
             }
             let fields = fields(of: mapping, allowed: Self.importKeys, in: "in an import")
-            guard let moduleNode = fields["module"]?.value, let name = string(moduleNode, for: "module") else {
-                if fields["module"] == nil { error("an import is missing required key 'module'", at: mapping.start, hint: "name the module whose west.yml to follow") }
+            var name: String?
+            if let moduleNode = fields["module"]?.value {
+                guard let value = string(moduleNode, for: "module") else { continue }
+                guard let module = modules.first(where: { $0.name == value }), module.kind == .repository else {
+                    error("import of '\(value)': no repository module has that name\(DidYouMean.suffix(for: value, among: modules.map(\.name)))", at: moduleNode.start)
+                    continue
+                }
+                name = value
+            } else if fields["file"] == nil {
+                error("an import needs 'module' (whose west.yml to follow) or 'file' (a manifest of this workspace)", at: mapping.start)
                 continue
             }
-            guard let module = modules.first(where: { $0.name == name }), module.kind == .repository else {
-                error("import of '\(name)': no repository module has that name\(DidYouMean.suffix(for: name, among: modules.map(\.name)))", at: moduleNode.start)
-                continue
-            }
+            let called = name.map { "module '\($0)'" } ?? "the workspace"
             var entry = ManifestImport(module: name)
             if let v = fields["file"]?.value, let file = string(v, for: "file") {
                 if case .success(let path) = RelativePath.normalize(file), !path.isEmpty {
                     entry.file = path
                 } else {
-                    error("import file '\(file)' must be a path inside module '\(name)'", at: v.start)
+                    error("import file '\(file)' must be a path inside \(called)", at: v.start)
                 }
             }
             if let v = fields["name-allowlist"]?.value, let names = strings(v, for: "name-allowlist") { entry.nameAllowlist = names.map(\.0) }

@@ -114,8 +114,12 @@ public enum ManifestWriter {
             lines.append("# 'modkit sync' clones it first, then the modules it lists.")
             lines.append("imports:")
             for entry in imported.imports {
-                lines.append("  - module: \(scalar(entry.module))")
-                if entry.file != "west.yml" { lines.append("    file: \(scalar(entry.file))") }
+                if let module = entry.module {
+                    lines.append("  - module: \(scalar(module))")
+                    if entry.file != "west.yml" { lines.append("    file: \(scalar(entry.file))") }
+                } else {
+                    lines.append("  - file: \(scalar(entry.file))   # west 'self: import', relative to this file")
+                }
                 if let names = entry.nameAllowlist { lines.append("    name-allowlist: [\(names.map(scalar).joined(separator: ", "))]") }
                 if let prefix = entry.pathPrefix { lines.append("    path-prefix: \(scalar(prefix))") }
             }
