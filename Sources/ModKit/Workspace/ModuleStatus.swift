@@ -86,6 +86,11 @@ public enum StatusReader {
             status.state = module.kind == .repository ? .notCloned : .missing
             return status
         }
+        // A superproject's fresh clone leaves an empty folder for each submodule: nothing is cloned there yet.
+        if module.kind == .repository, (try? FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty) == true {
+            status.state = .notCloned
+            return status
+        }
         do {
             switch module.kind {
             case .repository:

@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 import ModKit
 
 /// `modkit sync`: clone missing module repositories, fetch the others, check out the manifest revision.
@@ -15,6 +16,8 @@ enum SyncCommand: Command {
         A module on a topic branch (see 'modkit start') stays on it; with --rebase a topic branch that has
         fallen behind is replayed onto the updated manifest branch when that is conflict-free (never a pushed
         branch, never over local changes), and otherwise left as it was, with the reason.
+        Without module names or -g, the modules left out by 'defaults: groups' are not synced. Modules inside
+        other modules are cloned after them and kept out of their status through .git/info/exclude.
         First the manifest repository itself is fetched and fast-forwarded to its upstream (never over local
         changes to the files the update touches), and modkit.yml is read again, so a teammate's change to
         it takes effect in this sync; --no-manifest-update leaves the manifest repository as it is.
@@ -22,6 +25,7 @@ enum SyncCommand: Command {
         options: [
             OptionSpec(nil, "no-manifest-update", help: "Do not fetch and fast-forward the manifest repository first."),
             OptionSpec(nil, "rebase", help: "Rebase checked-out topic branches onto their updated manifest branch where conflict-free."),
+            OptionSpec(nil, "depth", .value(metavar: "N"), help: "Fetch only the last N commits (overrides each module's 'depth:')."),
         ],
         positional: .modules,
         examples: ["modkit sync", "modkit sync -j 16", "modkit sync QCloudCore COSXML", "modkit sync -g core --json"],
@@ -58,11 +62,34 @@ enum SyncCommand: Command {
                 }
             }
         }
-        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        var modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        if context.arguments.positionals.isEmpty, context.groups.isEmpty {
+            let taken = workspace.manifest.inDefaultGroups(modules)
+            if taken.count < modules.count, !context.json {
+                let selection = (workspace.manifest.defaults.groups ?? []).joined(separator: ", ")
+                context.console.info("\(modules.count - taken.count) module\(modules.count - taken.count == 1 ? "" : "s") left out by 'defaults: groups: [\(selection)]'; name them or use -g GROUP to sync them")
+            }
+            modules = taken
+        }
+        let depth = try noteDepth(for: modules, context: context)
 
         let progress = SyncProgress(console: context.console, modules: modules, printsLines: !context.json)
-        let results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) { progress.handle($0) }
+        var results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true), depth: depth) { progress.handle($0) }
         progress.finish()
+        // `imports:` read the manifests of modules that may only now be cloned or updated: reload, and sync what they add.
+        for _ in 0..<importRounds where !workspace.manifest.imports.isEmpty && context.arguments.positionals.isEmpty {
+            let reloaded = try context.loadWorkspace()
+            let known = Set(results.map(\.name))
+            var added = reloaded.manifest.modules.filter { !known.contains($0.name) && reloaded.manifest.importedModules.contains($0.name) }
+            added = context.groups.isEmpty ? reloaded.manifest.inDefaultGroups(added) : added.filter { !Set(context.groups).isDisjoint(with: $0.groups) }
+            workspace = reloaded
+            guard !added.isEmpty else { break }
+            if !context.json { context.console.info("\(added.count) more module\(added.count == 1 ? "" : "s") from imported manifests") }
+            let more = SyncProgress(console: context.console, modules: added, printsLines: !context.json)
+            results += Syncer.sync(added, in: reloaded, jobs: try context.jobs(waitsOnIO: true), depth: depth) { more.handle($0) }
+            more.finish()
+        }
+        for note in workspace.manifest.importNotes { context.console.warning(note) }
         let rebased = context.arguments.flag("rebase") ? TopicRebase.run(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) : nil
         let ignored = (try? Syncer.ignoreModuleRepositories(in: workspace)) ?? []
 
@@ -81,6 +108,24 @@ enum SyncCommand: Command {
         }
         let keptTopics = (rebased ?? []).contains { $0.outcome == .kept }
         return results.contains { $0.isProblem } || keptTopics ? .failure : .success
+    }
+
+    /// How many times one sync reloads `imports:` to sync what they add (each round can reveal one more level).
+    static let importRounds = 8
+
+    /// `--depth N`, when given. libgit2 before 1.7 cannot fetch shallow: with `--depth` or a module's `depth:`, say once
+    /// that the whole history comes.
+    private static func noteDepth(for modules: [Module], context: Context) throws -> Int? {
+        var asked: Int?
+        if let text = context.arguments.value("depth") {
+            guard let depth = Int(text), depth > 0 else { throw UsageError("--depth expects a positive number of commits, got '\(text)'") }
+            asked = depth
+        }
+        let shallow = modules.filter { $0.depth != nil }
+        guard asked != nil || !shallow.isEmpty, !GitKit.supportsShallowFetch else { return asked }
+        let what = asked.map { "--depth \($0)" } ?? "'depth:' of \(shallow.count) module\(shallow.count == 1 ? "" : "s") (\(shallow.prefix(3).map(\.name).joined(separator: ", "))\(shallow.count > 3 ? ", …" : ""))"
+        context.console.info("note: \(what) asks for a shallow clone, which libgit2 \(GitKit.libgit2Version) cannot make; the full history is fetched")
+        return asked
     }
 
     private static func printSummary(_ results: [ModuleSyncResult], progress: SyncProgress, context: Context) {
