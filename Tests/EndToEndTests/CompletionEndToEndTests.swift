@@ -146,7 +146,7 @@ import Testing
         #expect(try sandbox.modkit("help", "--bogus").status == 2)
         #expect(try sandbox.modkit("start", "--help").out.contains("USAGE: modkit start BRANCH [MODULE...]\n"))
         #expect(try sandbox.modkit("diff", "--help").out.contains("USAGE: modkit diff [options] SNAP1 [SNAP2]\n"))
-        #expect(try sandbox.modkit("sync", "--help").out.contains("USAGE: modkit sync [MODULE...]\n"))
+        #expect(try sandbox.modkit("sync", "--help").out.contains("USAGE: modkit sync [options] [MODULE...]\n"))
     }
 
     @Test func installShInstallsTheManPageAndCompletionScripts() throws {
