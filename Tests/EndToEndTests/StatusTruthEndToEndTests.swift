@@ -6,17 +6,7 @@ import Testing
     /// Alpha and Beta from bare remotes; the manifest repository pushed to its own bare remote.
     private func workspace() throws -> Sandbox {
         let sandbox = try Sandbox()
-        for name in ["Alpha", "Beta"] { try sandbox.makeRemote(name) }
-        try sandbox.write("""
-        version: 1
-        workspace: Truth
-        defaults:
-          url-base: file://\(sandbox.url("remotes").path)
-          revision: main
-        modules:
-          - { name: Alpha, url: Alpha.git, path: Alpha }
-          - { name: Beta, url: Beta.git, path: Beta }
-        """, to: "ws/modkit.yml")
+        try sandbox.writeFlatWorkspace(["Alpha", "Beta"], workspace: "Truth")
         try sandbox.git("init", "-q", "-b", "main", in: "ws")
         #expect(try sandbox.modkit("sync", in: "ws").status == 0)
         try sandbox.git("add", "-A", in: "ws")

@@ -5,18 +5,7 @@ import Testing
 @Suite struct TopicBranchEndToEndTests {
     private func workspace() throws -> Sandbox {
         let sandbox = try Sandbox()
-        for name in ["Alpha", "Beta", "Gamma"] { try sandbox.makeRemote(name) }
-        try sandbox.write("""
-        version: 1
-        workspace: Topics
-        defaults:
-          url-base: file://\(sandbox.url("remotes").path)
-          revision: main
-        modules:
-          - { name: Alpha, url: Alpha.git, path: Alpha }
-          - { name: Beta, url: Beta.git, path: Beta }
-          - { name: Gamma, url: Gamma.git, path: Gamma }
-        """, to: "ws/modkit.yml")
+        try sandbox.writeFlatWorkspace(["Alpha", "Beta", "Gamma"], workspace: "Topics")
         let sync = try sandbox.modkit("sync", in: "ws")
         #expect(sync.status == 0, "\(sync.err)")
         return sandbox

@@ -48,6 +48,19 @@ private func sharedFunctions(_ commands: [CompletionModel.CommandEntry]) -> Stri
         done
     }
 
+    # The completion code for the word under the cursor ($1), after _modkit_scan; c: a command name.
+    _modkit_kind() {
+        if [[ -n $_modkit_pending ]]; then
+            _modkit_value_kind "$_modkit_cmd" "$_modkit_pending"
+        elif [[ $1 == -* ]]; then
+            echo "w:$(_modkit_options "$_modkit_cmd")"
+        elif [[ -z $_modkit_cmd ]]; then
+            echo c
+        else
+            _modkit_positional_kind "$_modkit_cmd" "$_modkit_index"
+        fi
+    }
+
     # The candidates for a completion code, one a line (files and directories are left to the shell).
     _modkit_words() {
         case "$1" in
@@ -69,15 +82,8 @@ enum BashCompletion {
             local cur=${COMP_WORDS[COMP_CWORD]}
             _modkit_scan "${COMP_WORDS[@]:1:COMP_CWORD-1}"
             local kind
-            if [[ -n $_modkit_pending ]]; then
-                kind=$(_modkit_value_kind "$_modkit_cmd" "$_modkit_pending")
-            elif [[ $cur == -* ]]; then
-                kind="w:$(_modkit_options "$_modkit_cmd")"
-            elif [[ -z $_modkit_cmd ]]; then
-                kind='w:\(commands.map(\.name).joined(separator: " "))'
-            else
-                kind=$(_modkit_positional_kind "$_modkit_cmd" "$_modkit_index")
-            fi
+            kind=$(_modkit_kind "$cur")
+            [[ $kind == c ]] && kind='w:\(commands.map(\.name).joined(separator: " "))'
             COMPREPLY=()
             case "$kind" in
                 f) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")) ;;
@@ -107,19 +113,14 @@ enum ZshCompletion {
             local cur=${words[CURRENT]}
             _modkit_scan "${(@)words[2,CURRENT-1]}"
             local kind
-            if [[ -n $_modkit_pending ]]; then
-                kind=$(_modkit_value_kind "$_modkit_cmd" "$_modkit_pending")
-            elif [[ $cur == -* ]]; then
-                kind="w:$(_modkit_options "$_modkit_cmd")"
-            elif [[ -z $_modkit_cmd ]]; then
+            kind=$(_modkit_kind "$cur")
+            if [[ $kind == c ]]; then
                 local -a commands
                 commands=(
         \(described)
                 )
                 _describe 'modkit command' commands
                 return
-            else
-                kind=$(_modkit_positional_kind "$_modkit_cmd" "$_modkit_index")
             fi
             case "$kind" in
                 f) _files ;;
