@@ -26,7 +26,7 @@ import Testing
         var edits = EditSet()
         try VersionBump.plan(manifest.modules[0], in: manifest, to: "1.1.0", edits: &edits)
         #expect(edits.changed.count == 1)
-        #expect(edits.changed.first?.current == after)
+        #expect(edits.changed.first?.currentText == after)
         #expect(try String(contentsOf: root.appendingPathComponent("Feature/Feature.podspec"), encoding: .utf8) == before,
                 "planning writes nothing")
         try edits.apply()
@@ -56,7 +56,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         var edits = EditSet()
         for module in manifest.modules { try VersionBump.plan(module, in: manifest, to: "2.1.0", edits: &edits) }
-        let byName = Dictionary(uniqueKeysWithValues: edits.changed.map { ($0.url.path.replacingOccurrences(of: root.path + "/", with: ""), $0.current) })
+        let byName = Dictionary(uniqueKeysWithValues: edits.changed.map { ($0.url.path.replacingOccurrences(of: root.path + "/", with: ""), $0.currentText) })
         #expect(byName["modkit.yml"] == manifestText.replacingOccurrences(of: "version: 1.0.0    # kept", with: "version: 2.1.0    # kept"))
         #expect(byName["Core/VERSION"] == "2.1.0\n")
         #expect(byName["Net/Net.podspec.json"] == json.replacingOccurrences(of: "\"version\": \"2.0.0\"", with: "\"version\": \"2.1.0\""))

@@ -47,11 +47,16 @@ public struct PinFinding: Sendable, Codable, Equatable {
 public struct FilePinPlan: Sendable {
     public var url: URL
     public var path: String
-    public var oldText: String
-    public var newText: String
+    public var oldBytes: [UInt8]
+    public var newBytes: [UInt8]
     public var findings: [PinFinding]
 
-    public var hasChanges: Bool { oldText != newText }
+    public var hasChanges: Bool { oldBytes != newBytes }
+    /// The contents before and after as UTF-8 text, for display.
+    public var oldText: String { String(decoding: oldBytes, as: UTF8.self) }
+    public var newText: String { String(decoding: newBytes, as: UTF8.self) }
+    /// The change as a unified diff.
+    public var diff: String { unifiedDiff(old: oldBytes, new: newBytes, path: path) }
 }
 
 /// `modkit pin`: finds loose and stale requirements and rewrites them to exact versions.
@@ -112,9 +117,9 @@ public enum Pinner {
             }
             findings.append(finding)
         }
-        var newText = file.text
-        if !pins.isEmpty, let plan = try? SpecRewriter.plan(file.text, pins: pins) {
-            newText = plan.newText
+        var newBytes = file.bytes
+        if !pins.isEmpty, let plan = try? SpecRewriter.plan(file.bytes, pins: pins) {
+            newBytes = plan.newBytes
             for skipped in plan.skipped {
                 if let index = findings.firstIndex(where: { $0.line == skipped.request.requirement.span.line && $0.kind != .path }) {
                     findings[index].kind = .unrewritable
@@ -122,7 +127,7 @@ public enum Pinner {
                 }
             }
         }
-        return FilePinPlan(url: file.url, path: path, oldText: file.text, newText: newText, findings: findings)
+        return FilePinPlan(url: file.url, path: path, oldBytes: file.bytes, newBytes: newBytes, findings: findings)
     }
 
     /// The dependency's short name for messages: a pod name, or a package's identity.
@@ -136,7 +141,7 @@ public enum Pinner {
     /// Writes every plan that changes its file, atomically; returns the files written.
     public static func apply(_ plans: [FilePinPlan]) throws -> [FilePinPlan] {
         let changed = plans.filter(\.hasChanges)
-        for plan in changed { try AtomicFile.write(Data(plan.newText.utf8), to: plan.url) }
+        for plan in changed { try AtomicFile.write(Data(plan.newBytes), to: plan.url) }
         return changed
     }
 }

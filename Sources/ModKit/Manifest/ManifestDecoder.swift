@@ -5,7 +5,7 @@ import YAMLKit
 struct ManifestDecoder {
     static let topLevelKeys = ["version", "workspace", "defaults", "templates", "modules", "release"]
     static let defaultsKeys = ["remote", "revision", "url-base", "tag-format", "dir-tag-format", "version-tag-format", "generated-dir"]
-    static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "guard"]
+    static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "guard", "specs"]
     static let releaseKeys = ["steps"]
     static let guardLanguages = ["c", "swift"]
 

@@ -66,7 +66,7 @@ extension ReleaseRun {
         if !blocking.isEmpty { throw ReleaseStepFailure(problems: blocking.map(\.message)) }
         var lines: [String] = []
         for filePlan in plans where filePlan.hasChanges {
-            edits.update(filePlan.url) { _ in filePlan.newText }
+            edits.updateBytes(filePlan.url) { _ in filePlan.newBytes }
             let count = filePlan.findings.filter { $0.kind == .loose || $0.kind == .stale }.count
             lines.append("\(filePlan.path): \(count) requirement\(count == 1 ? "" : "s") pinned")
         }

@@ -61,7 +61,7 @@ enum PinCommand: Command {
                 for finding in toPin { console.result(finding.message) }
             } else if dryRun {
                 for plan in plans where plan.hasChanges {
-                    console.result(unifiedDiff(old: plan.oldText, new: plan.newText, path: plan.path), terminator: "")
+                    console.result(plan.diff, terminator: "")
                 }
             } else {
                 for plan in written {

@@ -46,7 +46,7 @@ public struct Requirement: Sendable, Hashable {
     /// Whether pinning to `version` changes this requirement: loose ones and stale exact ones do, revisions do not.
     public func needsPin(to version: String) -> Bool {
         switch constraint {
-        case .exact(let current): return current != version
+        case .exact(let current): return current != ((try? writableVersion(version).get()) ?? version)
         case .revision: return false
         case .range, .branch, .path, .unconstrained: return true
         }
@@ -69,6 +69,26 @@ public struct Requirement: Sendable, Hashable {
     /// Whether this requirement refers to the module or dependency called `moduleName` (case-insensitive identity match).
     public func refers(to moduleName: String) -> Bool {
         identity == moduleName.lowercased() || name.lowercased() == moduleName.lowercased()
+    }
+}
+
+/// Why a resolved version cannot be written into a requirement.
+public struct UnwritableVersion: Error, Sendable, Hashable {
+    /// The reason, for the report.
+    public var reason: String
+}
+
+extension Requirement {
+    /// The version as this file's grammar writes it: a Cartfile takes `9.2.1` for a `v9.2.1` tag and refuses a tag that is no version.
+    public func writableVersion(_ version: String) -> Result<String, UnwritableVersion> {
+        guard fileKind == .cartfile else { return .success(version) }
+        let bare = version.first == "v" || version.first == "V" ? String(version.dropFirst()) : version
+        let core = bare.prefix { $0 != "-" && $0 != "+" }
+        let parts = core.split(separator: ".", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
+            return .failure(UnwritableVersion(reason: "the resolved tag '\(version)' is not a version, and Carthage accepts only a version after =="))
+        }
+        return .success(bare)
     }
 }
 

@@ -24,8 +24,10 @@ public struct SkippedRequirement: Sendable, Hashable {
 public struct RewritePlan: Sendable, Hashable {
     /// The edits, sorted by position, non-overlapping.
     public var edits: [TextEdit]
-    /// The text after applying `edits`.
-    public var newText: String
+    /// The file's bytes after applying `edits`.
+    public var newBytes: [UInt8]
+    /// The new contents as UTF-8 text (for display and tests; files are written from `newBytes`).
+    public var newText: String { String(decoding: newBytes, as: UTF8.self) }
     /// The requests that change the file.
     public var rewritten: [PinRequest]
     /// The requests whose requirement is already exact at the requested version.
