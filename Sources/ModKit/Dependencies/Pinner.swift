@@ -12,7 +12,8 @@ public struct PinFinding: Sendable, Codable, Equatable {
         case path
         /// No version is known to pin it to (no workspace version, nothing in the lock files).
         case unresolved
-        /// Its version comes from a variable, interpolation or call: modkit will not guess.
+        /// Its version comes from a variable, interpolation or call: modkit cannot verify it and will not guess.
+        /// Reported once; fails only with --strict.
         case unrewritable
     }
 
@@ -34,11 +35,11 @@ public struct PinFinding: Sendable, Codable, Equatable {
         let written = requirement.isEmpty ? "no version requirement"
             : requirement.hasPrefix("'") || requirement.hasPrefix("\"") || requirement.hasPrefix("%") ? requirement : "'\(requirement)'"
         switch kind {
-        case .loose: return "\(path):\(line): '\(dependency)' is loose (\(written)); pin: \(version ?? "?")"
+        case .loose: return "\(path):\(line): '\(dependency)' is loose (\(written)); pin: \(version ?? "?")" + (reason.map { " (warning: \($0))" } ?? "")
         case .stale: return "\(path):\(line): '\(dependency)' is pinned to a stale version (\(written)); pin: \(version ?? "?")"
         case .path: return "\(path):\(line): '\(dependency)' is a local path link (\(written)); it is not pinned"
         case .unresolved: return "\(path):\(line): '\(dependency)' is loose (\(written)) and no version is known to pin it to: \(reason ?? "")"
-        case .unrewritable: return "\(path):\(line): '\(dependency)' cannot be pinned safely (\(written)): \(reason ?? "")"
+        case .unrewritable: return "\(path):\(line): '\(dependency)' cannot verify (\(written)): \(reason ?? ""); add '# modkit: ignore' (or '// modkit: ignore') on the line if it is right"
         }
     }
 }
@@ -82,10 +83,22 @@ public enum Pinner {
         var findings: [PinFinding] = []
         var pins: [PinRequest] = []
         for requirement in file.requirements {
+            let pod = specs.pod(for: requirement)
             let target = specs.module(for: requirement, in: file)
-            if target == module.module.name { continue }   // a subspec of the module itself
+            var targetVersion = target.flatMap { versions[$0] }
+            if let pod, pod.module == target {
+                // A pod of a module with several podspecs is a dependency of its own, at its own podspec's version.
+                if pod.file == file.url { continue }   // a subspec of the file's own pod
+                targetVersion = pod.version ?? targetVersion
+            } else if target == module.module.name {
+                continue   // a subspec of the module itself
+            }
+            if requirement.isOwnVersion, target == module.module.name {
+                continue   // `"#{s.version}"` on a pod released with this one, in the same module: exact by construction
+            }
+            if requirement.isIgnored(in: file.bytes) { continue }
             var finding = PinFinding(kind: .loose, module: module.module.name, path: path, line: requirement.span.line,
-                                     dependency: target ?? displayName(of: requirement), requirement: requirement.rawText)
+                                     dependency: pod?.name ?? target ?? displayName(of: requirement), requirement: requirement.rawText)
             switch requirement.constraint {
             case .revision:
                 continue
@@ -94,20 +107,23 @@ public enum Pinner {
                 findings.append(finding)
                 continue
             case .exact(let current):
-                guard let target, let version = versions[target], current != version else { continue }
+                guard target != nil, let version = targetVersion, current != version else { continue }
                 finding.kind = .stale
                 finding.version = version
             case .range, .branch, .unconstrained:
-                let version = target.flatMap { versions[$0] } ?? (target == nil ? module.resolved.version(for: requirement) : nil)
+                let version = target != nil ? targetVersion : module.resolved.version(for: requirement)
                 guard let version else {
                     finding.kind = .unresolved
                     finding.reason = target != nil
-                        ? "\(target!) has no version (set version: in modkit.yml, s.version or a VERSION file)"
+                        ? "\(pod?.name ?? target!) has no version (set version: in modkit.yml, s.version or a VERSION file)"
                         : "it is not a workspace module and no lock file resolves it"
                     findings.append(finding)
                     continue
                 }
                 finding.version = version
+                if requirement.admits(version) == false {
+                    finding.reason = "\(version) lies outside the requirement's own range"
+                }
             }
             if !requirement.rewritable {
                 finding.kind = .unrewritable

@@ -23,9 +23,20 @@ public struct WorkspaceSpecs: Sendable {
         public var requirement: Requirement
     }
 
+    /// A pod defined by one podspec of a module; a module directory may hold several (firebase-ios-sdk).
+    public struct Pod: Sendable {
+        public var name: String
+        public var module: String
+        public var file: URL
+        /// The podspec's literal `s.version`, else the module's version.
+        public var version: String?
+    }
+
     public let workspace: Workspace
     public let modules: [ModuleSpecs]
     public let edges: [Edge]
+    /// Every pod of every module, by lowercased pod name.
+    public let pods: [String: Pod]
     private let aliases: [String: String]
 
     /// Reads every module of the workspace (in parallel); modules not on disk have no spec files.
@@ -38,7 +49,7 @@ public struct WorkspaceSpecs: Sendable {
             let directory = manifest.directory(of: module)
             var files: [SpecFile] = []
             var problems: [SpecFileProblem] = []
-            for url in SpecFiles.find(in: directory) {
+            for url in SpecFiles.find(in: directory, listed: module.specs) {
                 switch SpecFiles.read(url, overlay: overlay) {
                 case .success(let file): files.append(file)
                 case .failure(let problem): problems.append(problem)
@@ -61,12 +72,17 @@ public struct WorkspaceSpecs: Sendable {
         self.workspace = workspace
         self.modules = modules
         var aliases: [String: String] = [:]
+        var pods: [String: Pod] = [:]
         for specs in modules {
             let module = specs.module
             aliases[module.name.lowercased()] = module.name
-            for file in specs.files where file.kind == .podspec || file.kind == .podspecJSON {
-                let base = file.url.lastPathComponent.replacingOccurrences(of: ".podspec.json", with: "").replacingOccurrences(of: ".podspec", with: "")
-                aliases[base.lowercased()] = aliases[base.lowercased()] ?? module.name
+            for file in specs.files {
+                guard let pod = file.podName else { continue }
+                aliases[pod.lowercased()] = aliases[pod.lowercased()] ?? module.name
+                let version = file.declaration?.version?.literal ?? specs.version.version?.description
+                if pods[pod.lowercased()] == nil {
+                    pods[pod.lowercased()] = Pod(name: pod, module: module.name, file: file.url, version: version)
+                }
             }
             if let url = workspace.manifest.url(of: module) {
                 aliases["url:" + canonicalRepositoryURL(url).lowercased()] = module.name
@@ -76,6 +92,7 @@ public struct WorkspaceSpecs: Sendable {
             aliases["dir:" + specs.directory.standardizedFileURL.path] = module.name
         }
         self.aliases = aliases
+        self.pods = pods
         var edges: [Edge] = []
         for specs in modules {
             for file in specs.files {
@@ -104,6 +121,12 @@ public struct WorkspaceSpecs: Sendable {
             if let byURL = aliases["url:" + canonicalRepositoryURL(requirement.name).lowercased()] { return byURL }
         }
         return aliases[requirement.identity] ?? aliases[requirement.name.lowercased()]
+    }
+
+    /// The pod of the workspace a CocoaPods requirement names (`FirebaseCore`, `FirebaseCore/Logger`), if any.
+    public func pod(for requirement: Requirement) -> Pod? {
+        guard [.podspec, .podspecJSON, .podfile].contains(requirement.fileKind) else { return nil }
+        return pods[requirement.identity]
     }
 
     public func specs(of name: String) -> ModuleSpecs? { modules.first { $0.module.name == name } }
