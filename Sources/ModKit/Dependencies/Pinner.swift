@@ -110,6 +110,17 @@ public enum Pinner {
                 guard target != nil, let version = targetVersion, current != version else { continue }
                 finding.kind = .stale
                 finding.version = version
+            case .branch where requirement.pinsToRevision && (target == nil || requirement.origin == .git && requirement.fileKind == .podfile):
+                guard let commit = module.resolved.revision(for: requirement) else {
+                    finding.kind = .unresolved
+                    finding.reason = "no lock file records its commit (Podfile.lock CHECKOUT OPTIONS, Package.resolved); resolve it, then pin"
+                    findings.append(finding)
+                    continue
+                }
+                finding.version = commit
+                pins.append(PinRequest(requirement: requirement, version: commit, asRevision: true))
+                findings.append(finding)
+                continue
             case .range, .branch, .unconstrained:
                 let version = target != nil ? targetVersion : module.resolved.version(for: requirement)
                 guard let version else {

@@ -11,7 +11,7 @@ public struct WorkspaceSpecs: Sendable {
         public var version: ModuleVersion
         public var files: [SpecFile]
         public var problems: [SpecFileProblem]
-        /// Versions from the module's lock files merged with the workspace root's.
+        /// Versions from the module's lock files (next to its spec files, at its root) over the workspace root's.
         public var resolved: ResolvedVersions
     }
 
@@ -62,10 +62,19 @@ public struct WorkspaceSpecs: Sendable {
             return ModuleSpecs(
                 module: module, directory: directory, version: version,
                 files: files, problems: problems,
-                resolved: SpecFiles.resolvedVersions(in: directory).merging(rootResolved)
+                // The nearest lock file wins: a spec file's own folder, then the module's root, then the workspace root.
+                resolved: lockDirectories(of: files, in: directory).reduce(rootResolved.merging(SpecFiles.resolvedVersions(in: directory))) {
+                    $0.merging(SpecFiles.resolvedVersions(in: $1))
+                }
             )
         }
         return WorkspaceSpecs(workspace: workspace, modules: modules)
+    }
+
+    /// The folders of spec files below the module's root (`Example/Podfile`): their lock files sit next to them.
+    static func lockDirectories(of files: [SpecFile], in directory: URL) -> [URL] {
+        var seen = Set([directory.standardizedFileURL.path])
+        return files.map { $0.url.deletingLastPathComponent().standardizedFileURL }.filter { seen.insert($0.path).inserted }
     }
 
     init(workspace: Workspace, modules: [ModuleSpecs]) {
@@ -127,6 +136,20 @@ public struct WorkspaceSpecs: Sendable {
     public func pod(for requirement: Requirement) -> Pod? {
         guard [.podspec, .podspecJSON, .podfile].contains(requirement.fileKind) else { return nil }
         return pods[requirement.identity]
+    }
+
+    /// For a module with several podspecs, each pod with the other pods of the module it depends on, in file order.
+    public func podDependencies(of name: String) -> [(pod: String, dependencies: [String])] {
+        guard let module = specs(of: name) else { return [] }
+        let files = module.files.filter { $0.podName != nil }
+        guard files.count > 1 else { return [] }
+        return files.map { file in
+            var seen = Set<String>()
+            let dependencies = file.requirements.compactMap { pod(for: $0) }
+                .filter { $0.module == name && $0.file != file.url }
+                .map(\.name).filter { seen.insert($0).inserted }
+            return (file.podName!, dependencies)
+        }
     }
 
     public func specs(of name: String) -> ModuleSpecs? { modules.first { $0.module.name == name } }

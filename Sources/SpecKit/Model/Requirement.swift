@@ -22,6 +22,11 @@ public struct Requirement: Sendable, Hashable {
     public var context: RequirementContext
     /// How to write a new exact version in place of the requirement; nil when not rewritable.
     var shape: RewriteShape?
+    /// How to pin a git branch to a locked commit (`:branch` → `:commit`, `branch:` → `revision:`); nil when that is not possible.
+    var revisionShape: RewriteShape?
+
+    /// Whether the requirement is a git branch that pins to the commit its lock file records, not to a version.
+    public var pinsToRevision: Bool { revisionShape != nil }
 
     /// Creates a requirement; readers fill `shape` so that the rewriter knows how to edit it.
     init(fileKind: SpecFileKind, name: String, origin: DependencyOrigin, declaredName: String? = nil,

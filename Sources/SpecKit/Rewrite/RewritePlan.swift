@@ -2,13 +2,16 @@
 public struct PinRequest: Sendable, Hashable {
     /// The requirement, as read from the file being rewritten.
     public var requirement: Requirement
-    /// The exact version to write, e.g. `1.0.1`.
+    /// The exact version to write, e.g. `1.0.1`, or the commit for a revision pin.
     public var version: String
+    /// Whether `version` is a commit that replaces a git branch (`:commit =>`, `revision:`).
+    public var asRevision: Bool
 
     /// Creates a request.
-    public init(requirement: Requirement, version: String) {
+    public init(requirement: Requirement, version: String, asRevision: Bool = false) {
         self.requirement = requirement
         self.version = version
+        self.asRevision = asRevision
     }
 }
 

@@ -35,6 +35,15 @@ public enum SpecRewriter {
                 unchanged.append(pin)
                 continue
             }
+            if pin.asRevision {
+                guard let shape = requirement.revisionShape, version.utf8.allSatisfy(Byte.isHex), !version.isEmpty else {
+                    skipped.append(SkippedRequirement(request: pin, reason: "'\(version)' is not a commit id to pin the branch to"))
+                    continue
+                }
+                edits.append(TextEdit(range: shape.range, replacement: shape.prefix + version + shape.suffix))
+                rewritten.append(pin)
+                continue
+            }
             guard requirement.rewritable, let shape = requirement.shape else {
                 skipped.append(SkippedRequirement(request: pin, reason: requirement.reason ?? "not rewritable"))
                 continue
