@@ -33,7 +33,7 @@ public struct PinFinding: Sendable, Codable, Equatable {
     /// `path:line: 'Core' is loose ('~> 1.0'); pin: 1.0.1`
     public var message: String {
         let written = requirement.isEmpty ? "no version requirement"
-            : requirement.hasPrefix("'") || requirement.hasPrefix("\"") || requirement.hasPrefix("%") ? requirement : "'\(requirement)'"
+            : requirement.hasPrefix("'") || requirement.hasPrefix("\"") || requirement.hasPrefix("%") || requirement.hasPrefix(":") ? requirement : "'\(requirement)'"
         switch kind {
         case .loose: return "\(path):\(line): '\(dependency)' is loose (\(written)); pin: \(version ?? "?")" + (reason.map { " (warning: \($0))" } ?? "")
         case .stale: return "\(path):\(line): '\(dependency)' is pinned to a stale version (\(written)); pin: \(version ?? "?")"
@@ -99,6 +99,13 @@ public enum Pinner {
             if requirement.isIgnored(in: file.bytes) { continue }
             var finding = PinFinding(kind: .loose, module: module.module.name, path: path, line: requirement.span.line,
                                      dependency: pod?.name ?? target ?? displayName(of: requirement), requirement: requirement.rawText)
+            if requirement.constraint.isLoose && !requirement.rewritable && !requirement.pinsToRevision {
+                // Computed in code modkit cannot see: reported once, whatever version would be known.
+                finding.kind = .unrewritable
+                finding.reason = requirement.reason
+                findings.append(finding)
+                continue
+            }
             switch requirement.constraint {
             case .revision:
                 continue
@@ -160,7 +167,10 @@ public enum Pinner {
     /// The dependency's short name for messages: a pod name, or a package's identity.
     static func displayName(of requirement: Requirement) -> String {
         switch requirement.fileKind {
-        case .packageSwift, .cartfile: return requirement.declaredName ?? packageIdentity(forLocation: requirement.name)
+        case .packageSwift: return requirement.declaredName ?? packageIdentity(forLocation: requirement.name)
+        case .cartfile:
+            let last = requirement.name.split(separator: "/").last.map(String.init) ?? requirement.name
+            return last.hasSuffix(".git") ? String(last.dropLast(4)) : last
         default: return requirement.name
         }
     }

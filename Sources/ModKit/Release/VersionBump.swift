@@ -32,7 +32,7 @@ public enum VersionBump {
             }
             bumped = true
         }
-        if module.specs == nil && names.contains("VERSION") || !bumped {
+        if FileManager.default.fileExists(atPath: directory.appendingPathComponent("VERSION").path) || !bumped {
             edits.update(directory.appendingPathComponent("VERSION")) { _ in version + "\n" }
         }
     }

@@ -52,7 +52,7 @@ public enum VersionReader {
             if found.literal != nil { return result }
             unresolved = unresolved ?? result
         }
-        if module.specs == nil, names.contains("VERSION"), let bytes = contents(of: "VERSION") {
+        if let bytes = contents(of: "VERSION") {
             let raw = String(String(decoding: bytes, as: UTF8.self).trimmingWhitespace)
             if !raw.isEmpty {
                 return ModuleVersion(version: SemanticVersion(raw), raw: raw, source: .versionFile,

@@ -82,7 +82,7 @@ public struct ResolvedVersions: Sendable, Hashable {
             let wanted = canonicalRepositoryURL(requirement.name).lowercased()
             return packages.first { canonicalRepositoryURL($0.location).lowercased() == wanted }?.revision
         case .cartfile:
-            return nil
+            return carthageVersion(named: requirement.name).flatMap { $0.utf8.count == 40 && $0.utf8.allSatisfy(Byte.isHex) ? $0 : nil }
         }
     }
 

@@ -25,7 +25,7 @@ public enum SpecRewriter {
                 throw TextEditError(message: "the requirement at \(requirement.span) was not read from this text")
             }
             let version: String
-            switch requirement.writableVersion(pin.version) {
+            switch pin.asRevision ? .success(pin.version) : requirement.writableVersion(pin.version) {
             case .success(let written): version = written
             case .failure(let problem):
                 skipped.append(SkippedRequirement(request: pin, reason: problem.reason))
