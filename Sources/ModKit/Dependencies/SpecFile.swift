@@ -14,9 +14,7 @@ public struct SpecFile: Sendable {
     /// The pod a podspec defines: its `s.name`, else its file name without the extension.
     public var podName: String? {
         guard kind == .podspec || kind == .podspecJSON else { return nil }
-        if let name = declaration?.name?.literal { return name }
-        let file = url.lastPathComponent
-        return String(file.dropLast(kind == .podspec ? ".podspec".count : ".podspec.json".count))
+        return declaration?.name?.literal ?? SpecFormat.baseName(of: url.lastPathComponent)
     }
 }
 
@@ -58,15 +56,6 @@ public enum SpecFiles {
 
     /// Versions resolved by the lock files at the root of `directory` (Podfile.lock, Package.resolved, Cartfile.resolved).
     public static func resolvedVersions(in directory: URL) -> ResolvedVersions {
-        var resolved = ResolvedVersions()
-        func text(_ name: String) -> String? {
-            FileManager.default.contents(atPath: directory.appendingPathComponent(name).path).map { String(decoding: $0, as: UTF8.self) }
-        }
-        if let lock = text("Podfile.lock") { resolved = resolved.merging(.podfileLock(lock)) }
-        if let lock = text("Package.resolved"), let parsed = try? ResolvedVersions.packageResolved(lock) {
-            resolved = resolved.merging(parsed)
-        }
-        if let lock = text("Cartfile.resolved") { resolved = resolved.merging(.cartfileResolved(lock)) }
-        return resolved
+        ResolvedVersions.read { name in FileManager.default.contents(atPath: directory.appendingPathComponent(name).path).map { [UInt8]($0) } }
     }
 }

@@ -65,8 +65,7 @@ public enum VersionReader {
     /// `<preferred>.podspec` (or `.podspec.json`) if present, else the only spec file of that kind.
     static func pick(_ names: [String], kind: SpecFileKind, preferred: String) -> String? {
         let matches = names.filter { SpecFileKind(fileName: $0) == kind }
-        let suffix = kind == .podspec ? ".podspec" : ".podspec.json"
-        if let exact = matches.first(where: { ($0.split(separator: "/").last.map(String.init) ?? $0) == preferred + suffix }) { return exact }
+        if let exact = matches.first(where: { SpecFormat.baseName(of: $0) == preferred }) { return exact }
         return matches.count == 1 ? matches[0] : nil
     }
 }

@@ -100,3 +100,16 @@ public struct ResolvedVersions: Sendable, Hashable {
         }
     }
 }
+
+extension ResolvedVersions {
+    /// Reads the lock files of one folder; `contents` returns a lock file's bytes by name, nil when it is absent.
+    /// A Package.resolved that is not JSON is skipped, as if absent.
+    public static func read(lockFiles contents: (String) -> [UInt8]?) -> ResolvedVersions {
+        var resolved = ResolvedVersions()
+        func text(_ name: String) -> String? { contents(name).map { String(decoding: $0, as: UTF8.self) } }
+        if let lock = text("Podfile.lock") { resolved = resolved.merging(.podfileLock(lock)) }
+        if let lock = text("Package.resolved"), let parsed = try? packageResolved(lock) { resolved = resolved.merging(parsed) }
+        if let lock = text("Cartfile.resolved") { resolved = resolved.merging(.cartfileResolved(lock)) }
+        return resolved
+    }
+}

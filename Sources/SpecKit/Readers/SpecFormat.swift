@@ -21,6 +21,13 @@ public struct SpecFormat: Sendable {
         return registry.first { $0.matches(name) }
     }
 
+    /// A spec file's name without folders and without the format's extension: `Core` for `Sources/Core.podspec.json`.
+    public static func baseName(of fileName: String) -> String {
+        let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
+        for suffix in [".podspec.json", ".podspec", ".podfile", ".swift"] where name.hasSuffix(suffix) { return String(name.dropLast(suffix.count)) }
+        return name
+    }
+
     /// The format of a kind.
     public static func format(of kind: SpecFileKind) -> SpecFormat {
         registry.first { $0.kind == kind }!
