@@ -51,10 +51,9 @@ public enum GuardRun {
             guard let dependencyVersion = dependency.version else {
                 return .failure(GuardSpecProblem("\(module.name) depends on \(name), whose version is not known"))
             }
-            dependencies.append(GuardDependency(name: Identifier.derived(from: name), version: dependencyVersion, languages: dependency.languages))
+            dependencies.append(GuardDependency(name: name, version: dependencyVersion, languages: dependency.languages))
         }
-        // Guard symbols and file names use the identifier derived from the module name (`swift-log` → `swift_log`).
-        return .success(GuardSpec(name: Identifier.derived(from: module.name), version: version, dependencies: dependencies))
+        return .success(GuardSpec(name: module.name, version: version, dependencies: dependencies))
     }
 
     /// Plans every module in `selected` (all when nil) and, in `.write` mode, writes what changed; one module's failure does not stop the others.

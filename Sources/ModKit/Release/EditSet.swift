@@ -9,6 +9,8 @@ public struct EditSet: Sendable {
         public var url: URL
         public var original: [UInt8]?
         public var current: [UInt8]
+        /// Whether writing it must be followed by `GuardWriter.settle()` (a Swift guard, so the next build sees it).
+        public var settles = false
 
         public var isChanged: Bool { original != current }
         /// The planned contents as UTF-8 text, for display.
@@ -31,19 +33,23 @@ public struct EditSet: Sendable {
     }
 
     /// Replaces a file's planned bytes by `transform(current)`; returning nil leaves it unchanged.
-    public mutating func updateBytes(_ url: URL, _ transform: ([UInt8]?) throws -> [UInt8]?) rethrows {
+    /// `settles` marks a Swift guard: `apply` then waits into the next second (see `GuardWriter.settle()`).
+    public mutating func updateBytes(_ url: URL, settles: Bool = false, _ transform: ([UInt8]?) throws -> [UInt8]?) rethrows {
         let current = bytes(of: url)
         guard let new = try transform(current), new != current else { return }
         if let index = files.firstIndex(where: { $0.url == url }) {
             files[index].current = new
+            files[index].settles = files[index].settles || settles
         } else {
-            files.append(File(url: url, original: current, current: new))
+            var file = File(url: url, original: current, current: new)
+            file.settles = settles
+            files.append(file)
         }
     }
 
     /// Replaces a UTF-8 text file's planned text by `transform(current)`; spec files go through `updateBytes`.
-    public mutating func update(_ url: URL, _ transform: (String?) throws -> String?) rethrows {
-        try updateBytes(url) { bytes in try transform(bytes.map { String(decoding: $0, as: UTF8.self) }).map { Array($0.utf8) } }
+    public mutating func update(_ url: URL, settles: Bool = false, _ transform: (String?) throws -> String?) rethrows {
+        try updateBytes(url, settles: settles) { bytes in try transform(bytes.map { String(decoding: $0, as: UTF8.self) }).map { Array($0.utf8) } }
     }
 
     public var changed: [File] { files.filter(\.isChanged) }
@@ -59,5 +65,6 @@ public struct EditSet: Sendable {
             try FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try AtomicFile.write(Data(file.current), to: file.url)
         }
+        if changed.contains(where: \.settles) { GuardWriter.settle() }
     }
 }

@@ -83,7 +83,7 @@ extension ReleaseRun {
         if !problems.isEmpty { throw ReleaseStepFailure(problems: problems) }
         var lines: [String] = []
         for file in outcomes.flatMap({ $0.plan?.changes ?? [] }) {
-            edits.update(file.url) { _ in file.expected }
+            edits.update(file.url, settles: file.language == .swift) { _ in file.expected }
             lines.append("\(Workspace.displayPath(of: file.url)) \(file.state == .missing ? "created" : "updated")")
         }
         return lines.isEmpty ? ["every guard file already up to date"] : lines
