@@ -65,12 +65,17 @@ public enum SpecRewriter {
     ///
     /// Requirements already pinned (an exact version equal to the one asked, or a revision) are not requested.
     public static func plan(_ text: String, kind: SpecFileKind, versions: [String: String]) throws -> RewritePlan {
-        let requirements = try SpecReader.read(Array(text.utf8), kind: kind)
+        try plan(Array(text.utf8), kind: kind, versions: versions)
+    }
+
+    /// Reads a file's bytes and pins every requirement whose dependency appears in `versions`.
+    public static func plan(_ bytes: [UInt8], kind: SpecFileKind, versions: [String: String]) throws -> RewritePlan {
+        let requirements = try SpecReader.read(bytes, kind: kind)
         let pins = requirements.compactMap { requirement -> PinRequest? in
             guard let version = version(for: requirement, in: versions), requirement.needsPin(to: version) else { return nil }
             return PinRequest(requirement: requirement, version: version)
         }
-        return try plan(Array(text.utf8), pins: pins)
+        return try plan(bytes, pins: pins)
     }
 
     /// The version `versions` holds for a requirement, matched by identity, name or canonical URL.
