@@ -10,7 +10,6 @@ enum RealisticSpecs {
     modules:
       - name: firebase-ios-sdk
         path: firebase-ios-sdk
-        version: 12.19.0
       - name: facebook-ios-sdk
         path: facebook-ios-sdk
       - name: LatinKit

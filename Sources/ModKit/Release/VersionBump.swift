@@ -21,16 +21,18 @@ public enum VersionBump {
         }
         let names = module.specs ?? ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
         for kind in [SpecFileKind.podspec, .podspecJSON] {
-            guard let name = VersionReader.pick(names, kind: kind, preferred: module.name) else { continue }
-            let url = directory.appendingPathComponent(name)
-            try edits.updateBytes(url) { bytes in
-                guard let bytes, let found = try? SpecReader.declaration(bytes, kind: kind)?.version else { return nil }
+            // Several pods in one module are bumped together when they are in lockstep (all at the same version).
+            let files = VersionReader.versionFiles(names, kind: kind, preferred: module.name).map { directory.appendingPathComponent($0) }
+            let declared = files.map { url in edits.bytes(of: url).flatMap { try? SpecReader.declaration($0, kind: kind)?.version } }
+            guard let first = declared.first, declared.allSatisfy({ $0?.literal == first?.literal }) else { continue }
+            for (url, found) in zip(files, declared) {
+                guard let found else { continue }
                 guard let range = found.contentRange else {
                     throw Problem(description: "\(Workspace.displayPath(of: url)):\(found.span.line): the version is not a plain string ('\(found.expression)'); set it by hand")
                 }
-                return try TextEdit.apply([TextEdit(range: range, replacement: version)], to: bytes)
+                try edits.updateBytes(url) { bytes in try bytes.map { try TextEdit.apply([TextEdit(range: range, replacement: version)], to: $0) } }
+                bumped = true
             }
-            bumped = true
         }
         if FileManager.default.fileExists(atPath: directory.appendingPathComponent("VERSION").path) || !bumped {
             edits.update(directory.appendingPathComponent("VERSION")) { _ in version + "\n" }

@@ -44,12 +44,16 @@ public enum VersionReader {
         var unresolved: ModuleVersion?
 
         for kind in [SpecFileKind.podspec, .podspecJSON] {
-            guard let name = pick(names, kind: kind, preferred: module.name), let bytes = contents(of: name),
-                  let found = (try? SpecReader.declaration(bytes, kind: kind))??.version else { continue }
-            let result = ModuleVersion(version: found.literal.flatMap(SemanticVersion.init), raw: found.literal ?? found.expression,
+            let found = versionFiles(names, kind: kind, preferred: module.name).compactMap { name -> (String, DeclaredValue)? in
+                guard let bytes = contents(of: name), let version = (try? SpecReader.declaration(bytes, kind: kind))??.version else { return nil }
+                return (name, version)
+            }
+            // Several pods in one module (firebase-ios-sdk) give the module their version when they all declare the same one.
+            guard let (name, first) = found.first, found.allSatisfy({ $0.1.literal == first.literal }) else { continue }
+            let result = ModuleVersion(version: first.literal.flatMap(SemanticVersion.init), raw: first.literal ?? first.expression,
                                        source: .podspec(prefix + name),
-                                       location: SourceLocation(file: prefix + name, line: found.span.line, column: found.span.column))
-            if found.literal != nil { return result }
+                                       location: SourceLocation(file: prefix + name, line: first.span.line, column: first.span.column))
+            if first.literal != nil { return result }
             unresolved = unresolved ?? result
         }
         if let bytes = contents(of: "VERSION") {
@@ -62,11 +66,11 @@ public enum VersionReader {
         return unresolved ?? .none
     }
 
-    /// `<preferred>.podspec` (or `.podspec.json`) if present, else the only spec file of that kind.
-    static func pick(_ names: [String], kind: SpecFileKind, preferred: String) -> String? {
-        let matches = names.filter { SpecFileKind(fileName: $0) == kind }
-        if let exact = matches.first(where: { SpecFormat.baseName(of: $0) == preferred }) { return exact }
-        return matches.count == 1 ? matches[0] : nil
+    /// The podspecs (or podspec.json files) that speak for a module's version: `<preferred>.podspec` if present, else all of that kind.
+    static func versionFiles(_ names: [String], kind: SpecFileKind, preferred: String) -> [String] {
+        let matches = names.filter { SpecFileKind(fileName: $0) == kind }.sorted()
+        if let exact = matches.first(where: { SpecFormat.baseName(of: $0) == preferred }) { return [exact] }
+        return matches
     }
 }
 
