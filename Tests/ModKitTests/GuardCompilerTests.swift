@@ -109,16 +109,22 @@ import Testing
         return (core, feature)
     }
 
+    /// The guard folder inside each target, so SwiftPM compiles the guard into its own module.
+    static let swiftGeneratedDir = "Sources/{module}/Generated"
+
+    /// `swift build` of the Feature package, incremental in `scratch`.
+    static func build(_ feature: URL, with swift: String, scratch: URL) throws -> GuardProcessResult {
+        try runGuardProcess(swift, ["build", "--package-path", feature.path, "--scratch-path", scratch.path])
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func swiftPackagesBuildWhenVersionsMatchAndFailWhenTheyDoNotEvenIncrementally() throws {
         let swift = try #require(findExecutable("swift"), "swift is needed")
         let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let (core, feature) = try makePackages(in: root)
-        let generatedDir = "Sources/{module}/Generated"
-        func build(scratch: String = ".build") throws -> GuardProcessResult {
-            try runGuardProcess(swift, ["build", "--package-path", feature.path, "--scratch-path", root.appendingPathComponent(scratch).path])
-        }
+        let generatedDir = Self.swiftGeneratedDir
+        func build(scratch: String = ".build") throws -> GuardProcessResult { try Self.build(feature, with: swift, scratch: root.appendingPathComponent(scratch)) }
         let message = "'requireCore' is unavailable: Feature 2.0.0 requires Core 1.0.1; found a different version. Run modkit sync / modkit pin, then modkit guard."
 
         // Both languages are written: a header in a Swift target is ignored by SwiftPM.
@@ -156,10 +162,8 @@ import Testing
         let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let (core, feature) = try makePackages(in: root)
-        let generatedDir = "Sources/{module}/Generated"
-        func build() throws -> GuardProcessResult {
-            try runGuardProcess(swift, ["build", "--package-path", feature.path, "--scratch-path", root.appendingPathComponent(".build").path])
-        }
+        let generatedDir = Self.swiftGeneratedDir
+        func build() throws -> GuardProcessResult { try Self.build(feature, with: swift, scratch: root.appendingPathComponent(".build")) }
         try writeGuard(Self.core101, in: core, generatedDir: generatedDir)
         try writeGuard(Self.feature, in: feature, generatedDir: generatedDir)
         let first = try build()
