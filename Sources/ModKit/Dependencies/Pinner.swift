@@ -178,7 +178,9 @@ public enum Pinner {
     /// Writes every plan that changes its file, atomically; returns the files written.
     public static func apply(_ plans: [FilePinPlan]) throws -> [FilePinPlan] {
         let changed = plans.filter(\.hasChanges)
-        for plan in changed { try AtomicFile.write(Data(plan.newBytes), to: plan.url) }
+        var edits = EditSet()
+        for plan in changed { edits.updateBytes(plan.url) { _ in plan.newBytes } }
+        try edits.apply()
         return changed
     }
 }

@@ -67,11 +67,9 @@ public enum GuardWriter {
     @discardableResult
     public static func apply(_ plan: GuardPlan, settle: Bool = true) throws -> [GuardFile] {
         let changes = plan.changes
-        if !changes.isEmpty {
-            try FileManager.default.createDirectory(at: plan.directory, withIntermediateDirectories: true)
-        }
-        for file in changes { try AtomicFile.write(Data(file.expected.utf8), to: file.url) }
-        if settle && changes.contains(where: { $0.language == .swift }) { GuardWriter.settle() }
+        var edits = EditSet()
+        for file in changes { edits.update(file.url, settles: settle && file.language == .swift) { _ in file.expected } }
+        try edits.apply()
         return changes
     }
 
