@@ -195,3 +195,28 @@ import Testing
         #expect(result.err.contains("modkit.yml:6:11: error: module names 'swift-log' and 'swift_log' both become the identifier 'swift_log'"), "\(result)")
     }
 }
+
+/// Inputs that once crashed the binary or took many seconds: every command answers quickly with 0, 1 or 2, never a trap.
+@Suite struct HostileSpecsEndToEndTests {
+    @Test(.timeLimit(.minutes(2)))
+    func anUnterminatedInterpolationAndLongRunsAreAnsweredQuickly() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("version: 1\nworkspace: W\nmodules:\n  - name: Pod\n    path: Pod\n  - name: Pkg\n    path: Pkg\n", to: "ws/modkit.yml")
+        try sandbox.write("s.dependency\"#{\"", to: "ws/Pod/Pod.podspec")
+        try sandbox.write("0.1.0\n", to: "ws/Pod/VERSION")
+        try sandbox.write(String(repeating: "#", count: 16_384) + "\n\"" + String(repeating: " ", count: 16_384), to: "ws/Pkg/Package.swift")
+        try sandbox.write("0.1.0\n", to: "ws/Pkg/VERSION")
+        for arguments in [["pin"], ["pin", "--check"], ["graph"], ["guard", "--check"]] {
+            let clock = ContinuousClock()
+            var result: ProcessResult!
+            let elapsed = try clock.measure { result = try sandbox.run(Sandbox.modkitBinary.path, arguments, in: sandbox.url("ws")) }
+            #expect([0, 1, 2].contains(result.status), "\(arguments): \(result!)")
+            #expect(!result.err.contains("Fatal error"), "\(arguments): \(result!)")
+            #expect(elapsed < .seconds(10), "\(arguments) took \(elapsed)")
+            if result.status != 0 { #expect((result.out + result.err).contains(":"), "a failure says where: \(arguments): \(result!)") }
+        }
+        let pin = try sandbox.modkit("pin", in: "ws")
+        #expect(pin.status == 0 || pin.err.contains("Pod/Pod.podspec:1:"), "a finding is located: \(pin)")
+        #expect(try sandbox.read("ws/Pod/Pod.podspec") == "s.dependency\"#{\"", "an unreadable requirement is left byte-identical")
+    }
+}
