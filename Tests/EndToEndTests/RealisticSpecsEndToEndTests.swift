@@ -198,7 +198,8 @@ import Testing
 
 /// Inputs that once crashed the binary or took many seconds: every command answers quickly with 0, 1 or 2, never a trap.
 @Suite struct HostileSpecsEndToEndTests {
-    @Test(.timeLimit(.minutes(2)))
+    // Each command is timed inside; the limit only guards against a hang (a loaded test pool may start the body late).
+    @Test(.timeLimit(.minutes(10)))
     func anUnterminatedInterpolationAndLongRunsAreAnsweredQuickly() throws {
         let sandbox = try Sandbox()
         try sandbox.write("version: 1\nworkspace: W\nmodules:\n  - name: Pod\n    path: Pod\n  - name: Pkg\n    path: Pkg\n", to: "ws/modkit.yml")
