@@ -13,8 +13,8 @@ let package = Package(
         .target(
             name: "{{name}}",
             path: ".",
-            exclude: ["Tests", "README.md", "CHANGELOG.md", "LICENSE", "{{name}}.podspec", "{{generated_dir}}/{{name}}Version.h"],
-            sources: ["Sources/{{name}}", "{{generated_dir}}/{{name}}Version.swift"]
+            exclude: ["Tests", "README.md", "CHANGELOG.md", "LICENSE", "{{name}}.podspec", "{{generated_dir}}/{{name_identifier}}Version.h"],
+            sources: ["Sources/{{name}}", "{{generated_dir}}/{{name_identifier}}Version.swift"]
         ),
         .testTarget(name: "{{name}}Tests", dependencies: ["{{name}}"]),
     ]

@@ -18,7 +18,7 @@ import Testing
           - name: Escape
             url: Escape.git
             path: ../outside
-          - name: 9Lives
+          - name: 9/Lives
             url: Lives.git
             path: Libs/Lives
           - name: NoPath

@@ -36,6 +36,21 @@ import Testing
         #expect((test.out + test.err).contains("Executed 1 test, with 0 failures"))
     }
 
+    /// A package name with a hyphen: guard symbols and template identifiers use the derived identifier, which is the
+    /// module name SwiftPM gives the target (`swift-wallet` → `swift_wallet`), so the package builds.
+    @Test(.timeLimit(.minutes(10)))
+    func aHyphenatedPackageNameBuildsWithItsDerivedIdentifier() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("version: 1\nworkspace: W\nmodules:\n  - name: Core\n    path: Modules/Core\n", to: "ws/modkit.yml")
+        let result = try sandbox.modkit("new", "swift-wallet", "--template", "swift-package", "--dir", in: "ws")
+        #expect(result.status == 0, "\(result.err)")
+        let root = "ws/Modules/swift-wallet"
+        #expect(try sandbox.read(root + "/Generated/swift_walletVersion.swift").contains("public enum swift_walletModuleVersion"))
+        #expect(try sandbox.read(root + "/Sources/swift-wallet/swift-wallet.swift").contains("swift_walletModuleVersion.string"))
+        let build = try swift(sandbox, "build", in: root)
+        #expect(build.status == 0, "\(build.out)\(build.err)")
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func interfaceTemplateCreatesBothModulesAndTheImplementationBuildsAgainstTheInterface() throws {
         let sandbox = try Sandbox()

@@ -109,16 +109,22 @@ import Testing
         return (core, feature)
     }
 
+    /// The guard folder inside each target, so SwiftPM compiles the guard into its own module.
+    static let swiftGeneratedDir = "Sources/{module}/Generated"
+
+    /// `swift build` of the Feature package, incremental in `scratch`.
+    static func build(_ feature: URL, with swift: String, scratch: URL) throws -> GuardProcessResult {
+        try runGuardProcess(swift, ["build", "--package-path", feature.path, "--scratch-path", scratch.path])
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func swiftPackagesBuildWhenVersionsMatchAndFailWhenTheyDoNotEvenIncrementally() throws {
         let swift = try #require(findExecutable("swift"), "swift is needed")
         let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         let (core, feature) = try makePackages(in: root)
-        let generatedDir = "Sources/{module}/Generated"
-        func build(scratch: String = ".build") throws -> GuardProcessResult {
-            try runGuardProcess(swift, ["build", "--package-path", feature.path, "--scratch-path", root.appendingPathComponent(scratch).path])
-        }
+        let generatedDir = Self.swiftGeneratedDir
+        func build(scratch: String = ".build") throws -> GuardProcessResult { try Self.build(feature, with: swift, scratch: root.appendingPathComponent(scratch)) }
         let message = "'requireCore' is unavailable: Feature 2.0.0 requires Core 1.0.1; found a different version. Run modkit sync / modkit pin, then modkit guard."
 
         // Both languages are written: a header in a Swift target is ignored by SwiftPM.
@@ -129,10 +135,6 @@ import Testing
         #expect(!matching.output.contains("Generated/"), "no diagnostics in generated files:\n\(matching.output)")
 
         // Core moves to 1.0.2; only Core's guard is regenerated; the incremental build right after must fail.
-        // The pause is the toolchain's, not the guard's: swift-driver treats an imported module whose modification time is not
-        // later than the dependent's previous build start as current (whole-second comparison, swift-driver PR #2188), so a
-        // dependency rewritten within that second does not recompile the dependent at all. See docs/guard.md.
-        Thread.sleep(forTimeInterval: 1.5)
         let core102 = GuardSpec(name: "Core", version: version("1.0.2"))
         try writeGuard(core102, in: core, generatedDir: generatedDir)
         let incremental = try build()
@@ -150,5 +152,36 @@ import Testing
         #expect(try writeGuard(feature102, in: feature, generatedDir: generatedDir).count == 2)
         let fixed = try build()
         #expect(fixed.status == 0, "Feature guarded for Core 1.0.2 must build:\n\(fixed.output)")
+    }
+
+    /// The incremental cycle a teammate meets, exactly 20 times and without pauses: build, bump Core, regenerate only Core's
+    /// guard, build. Feature requires Core 1.0.1; every build against another version fails with the guard's message.
+    @Test(.timeLimit(.minutes(15)))
+    func everyIncrementalBuildAfterABumpIsCheckedTwentyTimesOver() throws {
+        let swift = try #require(findExecutable("swift"), "swift is needed")
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (core, feature) = try makePackages(in: root)
+        let generatedDir = Self.swiftGeneratedDir
+        func build() throws -> GuardProcessResult { try Self.build(feature, with: swift, scratch: root.appendingPathComponent(".build")) }
+        try writeGuard(Self.core101, in: core, generatedDir: generatedDir)
+        try writeGuard(Self.feature, in: feature, generatedDir: generatedDir)
+        let first = try build()
+        try #require(first.status == 0, "matching versions must build:\n\(first.output)")
+        let versions = ["1.0.2", "1.0.1", "1.0.3", "1.0.1"]
+        var outcomes: [String] = []
+        for cycle in 0..<20 {
+            let coreVersion = versions[cycle % versions.count]
+            try writeGuard(GuardSpec(name: "Core", version: version(coreVersion)), in: core, generatedDir: generatedDir)
+            let result = try build()
+            let message = "'requireCore' is unavailable: Feature 2.0.0 requires Core 1.0.1; found a different version."
+            if coreVersion == "1.0.1" {
+                #expect(result.status == 0, "cycle \(cycle): Core 1.0.1 must build:\n\(result.output)")
+            } else {
+                #expect(result.status != 0 && result.output.contains(message), "cycle \(cycle): Core \(coreVersion) must fail with the guard's message:\n\(result.output)")
+            }
+            outcomes.append("\(coreVersion):\(result.status == 0 ? "built" : "failed")")
+        }
+        #expect(outcomes.count == 20, "\(outcomes)")
     }
 }

@@ -32,7 +32,7 @@ import Testing
             path: Libs/Other
           - name: Escape
             path: ../outside
-          - name: my-module
+          - name: my/module
             path: Libs/Mine
           - name: NoPath
             url: git@github.com:org/NoPath.git
@@ -61,10 +61,10 @@ import Testing
             path: ../outside
                   ^
         hint: modules must lie below the directory of modkit.yml
-        modkit.yml:15:11: error: module name 'my-module' is not an identifier
-          - name: my-module
+        modkit.yml:15:11: error: module name 'my/module' is not a package name
+          - name: my/module
                   ^
-        hint: use letters, digits and '_', not starting with a digit, e.g. 'my_module'
+        hint: use letters, digits, '_', '-' and '.', e.g. 'my_module'
         modkit.yml:17:5: error: module 'NoPath' is missing required key 'path'
           - name: NoPath
             ^

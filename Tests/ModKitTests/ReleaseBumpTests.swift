@@ -17,6 +17,30 @@ import Testing
         return (root, try ManifestLoader.parse(text: manifest, file: file, displayPath: "modkit.yml"))
     }
 
+    /// firebase-ios-sdk: several podspecs at one root in lockstep give the module its version and are bumped together, byte for byte.
+    @Test func podsOfOneModuleInLockstepAreReadAndBumpedTogether() throws {
+        func podspec(_ name: String, _ version: String) -> String {
+            "Pod::Spec.new do |s|\r\n  s.name    = '\(name)'\r\n  s.version = '\(version)'\r\n  s.dependency 'FirebaseCore', '\(version)'\r\nend\r\n"
+        }
+        let (root, manifest) = try workspace(["firebase/FirebaseCore.podspec": podspec("FirebaseCore", "12.19.0"),
+                                              "firebase/FirebaseAuth.podspec": podspec("FirebaseAuth", "12.19.0")],
+                                             manifest: "version: 1\nmodules:\n  - name: firebase-ios-sdk\n    path: firebase\n")
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(VersionReader.read(module: manifest.modules[0], in: manifest).version?.description == "12.19.0")
+        var edits = EditSet()
+        try VersionBump.plan(manifest.modules[0], in: manifest, to: "12.20.0", edits: &edits)
+        let byName = Dictionary(uniqueKeysWithValues: edits.changed.map { ($0.url.lastPathComponent, $0.currentText) })
+        #expect(byName.count == 2, "\(byName.keys)")
+        #expect(byName["FirebaseAuth.podspec"] == podspec("FirebaseAuth", "12.19.0").replacingOccurrences(of: "s.version = '12.19.0'", with: "s.version = '12.20.0'"))
+
+        // Pods at different versions speak for none: the module has no podspec version, and a bump leaves them alone.
+        try podspec("FirebaseAuth", "11.0.0").write(to: root.appendingPathComponent("firebase/FirebaseAuth.podspec"), atomically: true, encoding: .utf8)
+        #expect(VersionReader.read(module: manifest.modules[0], in: manifest).version == nil)
+        var apart = EditSet()
+        try VersionBump.plan(manifest.modules[0], in: manifest, to: "12.20.0", edits: &apart)
+        #expect(apart.changed.map(\.url.lastPathComponent) == ["VERSION"])
+    }
+
     @Test func bumpChangesOnlyTheModuleVersionOfAPodspec() throws {
         let before = try String(contentsOf: Self.golden.appendingPathComponent("Feature.podspec.before"), encoding: .utf8)
         let after = try String(contentsOf: Self.golden.appendingPathComponent("Feature.podspec.after"), encoding: .utf8)
@@ -26,7 +50,7 @@ import Testing
         var edits = EditSet()
         try VersionBump.plan(manifest.modules[0], in: manifest, to: "1.1.0", edits: &edits)
         #expect(edits.changed.count == 1)
-        #expect(edits.changed.first?.current == after)
+        #expect(edits.changed.first?.currentText == after)
         #expect(try String(contentsOf: root.appendingPathComponent("Feature/Feature.podspec"), encoding: .utf8) == before,
                 "planning writes nothing")
         try edits.apply()
@@ -56,7 +80,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: root) }
         var edits = EditSet()
         for module in manifest.modules { try VersionBump.plan(module, in: manifest, to: "2.1.0", edits: &edits) }
-        let byName = Dictionary(uniqueKeysWithValues: edits.changed.map { ($0.url.path.replacingOccurrences(of: root.path + "/", with: ""), $0.current) })
+        let byName = Dictionary(uniqueKeysWithValues: edits.changed.map { ($0.url.path.replacingOccurrences(of: root.path + "/", with: ""), $0.currentText) })
         #expect(byName["modkit.yml"] == manifestText.replacingOccurrences(of: "version: 1.0.0    # kept", with: "version: 2.1.0    # kept"))
         #expect(byName["Core/VERSION"] == "2.1.0\n")
         #expect(byName["Net/Net.podspec.json"] == json.replacingOccurrences(of: "\"version\": \"2.0.0\"", with: "\"version\": \"2.1.0\""))

@@ -12,7 +12,7 @@ import Testing
             let plan = try SpecRewriter.plan(try golden.input(), kind: golden.kind, versions: golden.versions)
             let directory = try ProcessRunner.temporaryDirectory(golden.name)
             defer { try? FileManager.default.removeItem(at: directory) }
-            try Data(plan.newText.utf8).write(to: directory.appendingPathComponent("Package.swift"))
+            try Data(plan.newBytes).write(to: directory.appendingPathComponent("Package.swift"))
             let output = try ProcessRunner.run(["swift", "package", "dump-package", "--package-path", directory.path])
             try #require(output.status == 0, "dump-package failed for \(golden.name): \(output.stderr)")
             let dump = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
@@ -55,7 +55,7 @@ import Testing
             let directory = try ProcessRunner.temporaryDirectory(golden.name)
             defer { try? FileManager.default.removeItem(at: directory) }
             let file = directory.appendingPathComponent("Pod.podspec")
-            try Data(plan.newText.utf8).write(to: file)
+            try Data(plan.newBytes).write(to: file)
             let output = try ProcessRunner.run(["ruby", "-r", stub.path, file.path])
             try #require(output.status == 0, "ruby failed for \(golden.name): \(output.stderr)")
             let recorded = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
@@ -81,11 +81,11 @@ import Testing
             let directory = try ProcessRunner.temporaryDirectory(golden.name)
             defer { try? FileManager.default.removeItem(at: directory) }
             let file = directory.appendingPathComponent("Podfile")
-            try Data(plan.newText.utf8).write(to: file)
+            try Data(plan.newBytes).write(to: file)
             let output = try ProcessRunner.run(["ruby", "-r", stub.path, file.path])
             try #require(output.status == 0, "ruby failed for \(golden.name): \(output.stderr)")
             let recorded = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
-            #expect(recorded.count == (try SpecReader.read(plan.newText, kind: .podfile)).count, "\(golden.name): \(recorded)")
+            #expect(recorded.count == (try SpecReader.read(plan.newBytes, kind: .podfile)).count, "\(golden.name): \(recorded)")
             for pin in plan.rewritten {
                 let matching = recorded.filter { $0["name"] as? String == pin.requirement.name }
                 #expect(!matching.isEmpty, "\(golden.name): \(pin.requirement.name) not declared")

@@ -15,10 +15,10 @@ import Testing
         let input = try golden.input()
         let expected = try golden.expected()
         let plan = try SpecRewriter.plan(input, kind: golden.kind, versions: golden.versions)
-        #expect(Array(plan.newText.utf8) == Array(expected.utf8),
-                "\(golden.name) differs from expected:\n\(unifiedDiff(old: expected, new: plan.newText, path: golden.name))")
+        #expect(plan.newBytes == expected,
+                "\(golden.name) differs from expected:\n\(unifiedDiff(old: expected, new: plan.newBytes, path: golden.name))")
         #expect(plan.hasChanges == (input != expected))
-        #expect(try TextEdit.apply(plan.edits, to: input) == plan.newText)
+        #expect(try TextEdit.apply(plan.edits, to: input) == plan.newBytes)
     }
 
     @Test(arguments: GoldenCase.all())
@@ -37,16 +37,16 @@ import Testing
 
     @Test(arguments: GoldenCase.all())
     func secondRewriteChangesNothing(_ golden: GoldenCase) throws {
-        let once = try SpecRewriter.plan(try golden.input(), kind: golden.kind, versions: golden.versions).newText
+        let once = try SpecRewriter.plan(try golden.input(), kind: golden.kind, versions: golden.versions).newBytes
         let twice = try SpecRewriter.plan(once, kind: golden.kind, versions: golden.versions)
         #expect(twice.edits.isEmpty)
-        #expect(twice.newText == once)
+        #expect(twice.newBytes == once)
         #expect(twice.rewritten.isEmpty)
     }
 
     @Test(arguments: GoldenCase.all().filter { $0.name.hasSuffix("crlf") })
     func crlfFixturesReallyUseCRLF(_ golden: GoldenCase) throws {
-        let bytes = Array(try golden.input().utf8)
+        let bytes = try golden.input()
         let lineFeeds = bytes.indices.filter { bytes[$0] == 0x0A }
         #expect(!lineFeeds.isEmpty)
         #expect(lineFeeds.allSatisfy { $0 > 0 && bytes[$0 - 1] == 0x0D })

@@ -12,7 +12,8 @@ public struct PinFinding: Sendable, Codable, Equatable {
         case path
         /// No version is known to pin it to (no workspace version, nothing in the lock files).
         case unresolved
-        /// Its version comes from a variable, interpolation or call: modkit will not guess.
+        /// Its version comes from a variable, interpolation or call: modkit cannot verify it and will not guess.
+        /// Reported once; fails only with --strict.
         case unrewritable
     }
 
@@ -32,13 +33,13 @@ public struct PinFinding: Sendable, Codable, Equatable {
     /// `path:line: 'Core' is loose ('~> 1.0'); pin: 1.0.1`
     public var message: String {
         let written = requirement.isEmpty ? "no version requirement"
-            : requirement.hasPrefix("'") || requirement.hasPrefix("\"") || requirement.hasPrefix("%") ? requirement : "'\(requirement)'"
+            : requirement.hasPrefix("'") || requirement.hasPrefix("\"") || requirement.hasPrefix("%") || requirement.hasPrefix(":") ? requirement : "'\(requirement)'"
         switch kind {
-        case .loose: return "\(path):\(line): '\(dependency)' is loose (\(written)); pin: \(version ?? "?")"
+        case .loose: return "\(path):\(line): '\(dependency)' is loose (\(written)); pin: \(version ?? "?")" + (reason.map { " (warning: \($0))" } ?? "")
         case .stale: return "\(path):\(line): '\(dependency)' is pinned to a stale version (\(written)); pin: \(version ?? "?")"
         case .path: return "\(path):\(line): '\(dependency)' is a local path link (\(written)); it is not pinned"
         case .unresolved: return "\(path):\(line): '\(dependency)' is loose (\(written)) and no version is known to pin it to: \(reason ?? "")"
-        case .unrewritable: return "\(path):\(line): '\(dependency)' cannot be pinned safely (\(written)): \(reason ?? "")"
+        case .unrewritable: return "\(path):\(line): '\(dependency)' cannot verify (\(written)): \(reason ?? ""); add '# modkit: ignore' (or '// modkit: ignore') on the line if it is right"
         }
     }
 }
@@ -47,11 +48,16 @@ public struct PinFinding: Sendable, Codable, Equatable {
 public struct FilePinPlan: Sendable {
     public var url: URL
     public var path: String
-    public var oldText: String
-    public var newText: String
+    public var oldBytes: [UInt8]
+    public var newBytes: [UInt8]
     public var findings: [PinFinding]
 
-    public var hasChanges: Bool { oldText != newText }
+    public var hasChanges: Bool { oldBytes != newBytes }
+    /// The contents before and after as UTF-8 text, for display.
+    public var oldText: String { String(decoding: oldBytes, as: UTF8.self) }
+    public var newText: String { String(decoding: newBytes, as: UTF8.self) }
+    /// The change as a unified diff.
+    public var diff: String { unifiedDiff(old: oldBytes, new: newBytes, path: path) }
 }
 
 /// `modkit pin`: finds loose and stale requirements and rewrites them to exact versions.
@@ -77,10 +83,29 @@ public enum Pinner {
         var findings: [PinFinding] = []
         var pins: [PinRequest] = []
         for requirement in file.requirements {
+            let pod = specs.pod(for: requirement)
             let target = specs.module(for: requirement, in: file)
-            if target == module.module.name { continue }   // a subspec of the module itself
+            var targetVersion = target.flatMap { versions[$0] }
+            if let pod, pod.module == target {
+                // A pod of a module with several podspecs is a dependency of its own, at its own podspec's version.
+                if pod.file == file.url { continue }   // a subspec of the file's own pod
+                targetVersion = pod.version ?? targetVersion
+            } else if target == module.module.name {
+                continue   // a subspec of the module itself
+            }
+            if requirement.isOwnVersion, target == module.module.name {
+                continue   // `"#{s.version}"` on a pod released with this one, in the same module: exact by construction
+            }
+            if requirement.isIgnored(in: file.bytes) { continue }
             var finding = PinFinding(kind: .loose, module: module.module.name, path: path, line: requirement.span.line,
-                                     dependency: target ?? displayName(of: requirement), requirement: requirement.rawText)
+                                     dependency: pod?.name ?? target ?? displayName(of: requirement), requirement: requirement.rawText)
+            if requirement.constraint.isLoose && !requirement.rewritable && !requirement.pinsToRevision {
+                // Computed in code modkit cannot see: reported once, whatever version would be known.
+                finding.kind = .unrewritable
+                finding.reason = requirement.reason
+                findings.append(finding)
+                continue
+            }
             switch requirement.constraint {
             case .revision:
                 continue
@@ -89,20 +114,34 @@ public enum Pinner {
                 findings.append(finding)
                 continue
             case .exact(let current):
-                guard let target, let version = versions[target], current != version else { continue }
+                guard target != nil, let version = targetVersion, current != version else { continue }
                 finding.kind = .stale
                 finding.version = version
+            case .branch where requirement.pinsToRevision && (target == nil || requirement.origin == .git && requirement.fileKind == .podfile):
+                guard let commit = module.resolved.revision(for: requirement) else {
+                    finding.kind = .unresolved
+                    finding.reason = "no lock file records its commit (Podfile.lock CHECKOUT OPTIONS, Package.resolved); resolve it, then pin"
+                    findings.append(finding)
+                    continue
+                }
+                finding.version = commit
+                pins.append(PinRequest(requirement: requirement, version: commit, asRevision: true))
+                findings.append(finding)
+                continue
             case .range, .branch, .unconstrained:
-                let version = target.flatMap { versions[$0] } ?? (target == nil ? module.resolved.version(for: requirement) : nil)
+                let version = target != nil ? targetVersion : module.resolved.version(for: requirement)
                 guard let version else {
                     finding.kind = .unresolved
                     finding.reason = target != nil
-                        ? "\(target!) has no version (set version: in modkit.yml, s.version or a VERSION file)"
+                        ? "\(pod?.name ?? target!) has no version (set version: in modkit.yml, s.version or a VERSION file)"
                         : "it is not a workspace module and no lock file resolves it"
                     findings.append(finding)
                     continue
                 }
                 finding.version = version
+                if requirement.admits(version) == false {
+                    finding.reason = "\(version) lies outside the requirement's own range"
+                }
             }
             if !requirement.rewritable {
                 finding.kind = .unrewritable
@@ -112,9 +151,9 @@ public enum Pinner {
             }
             findings.append(finding)
         }
-        var newText = file.text
-        if !pins.isEmpty, let plan = try? SpecRewriter.plan(file.text, pins: pins) {
-            newText = plan.newText
+        var newBytes = file.bytes
+        if !pins.isEmpty, let plan = try? SpecRewriter.plan(file.bytes, pins: pins) {
+            newBytes = plan.newBytes
             for skipped in plan.skipped {
                 if let index = findings.firstIndex(where: { $0.line == skipped.request.requirement.span.line && $0.kind != .path }) {
                     findings[index].kind = .unrewritable
@@ -122,13 +161,16 @@ public enum Pinner {
                 }
             }
         }
-        return FilePinPlan(url: file.url, path: path, oldText: file.text, newText: newText, findings: findings)
+        return FilePinPlan(url: file.url, path: path, oldBytes: file.bytes, newBytes: newBytes, findings: findings)
     }
 
     /// The dependency's short name for messages: a pod name, or a package's identity.
     static func displayName(of requirement: Requirement) -> String {
         switch requirement.fileKind {
-        case .packageSwift, .cartfile: return requirement.declaredName ?? packageIdentity(forLocation: requirement.name)
+        case .packageSwift: return requirement.declaredName ?? packageIdentity(forLocation: requirement.name)
+        case .cartfile:
+            let last = requirement.name.split(separator: "/").last.map(String.init) ?? requirement.name
+            return last.hasSuffix(".git") ? String(last.dropLast(4)) : last
         default: return requirement.name
         }
     }
@@ -136,7 +178,9 @@ public enum Pinner {
     /// Writes every plan that changes its file, atomically; returns the files written.
     public static func apply(_ plans: [FilePinPlan]) throws -> [FilePinPlan] {
         let changed = plans.filter(\.hasChanges)
-        for plan in changed { try AtomicFile.write(Data(plan.newText.utf8), to: plan.url) }
+        var edits = EditSet()
+        for plan in changed { edits.updateBytes(plan.url) { _ in plan.newBytes } }
+        try edits.apply()
         return changed
     }
 }

@@ -5,8 +5,17 @@ import SpecKit
 public struct SpecFile: Sendable {
     public var url: URL
     public var kind: SpecFileKind
-    public var text: String
+    /// The file's bytes as read: edits change only requirement spans, whatever the encoding.
+    public var bytes: [UInt8]
     public var requirements: [Requirement]
+    /// What a podspec or podspec.json declares about its own pod (name, version).
+    public var declaration: SpecDeclaration?
+
+    /// The pod a podspec defines: its `s.name`, else its file name without the extension.
+    public var podName: String? {
+        guard kind == .podspec || kind == .podspecJSON else { return nil }
+        return declaration?.name?.literal ?? SpecFormat.baseName(of: url.lastPathComponent)
+    }
 }
 
 /// A spec file that could not be read; reported with its path and position, never guessed around.
@@ -19,10 +28,11 @@ public struct SpecFileProblem: Sendable, Error, CustomStringConvertible {
     public var description: String { "\(url.path)\(line.map { ":\($0)" } ?? "")\(column.map { ":\($0)" } ?? ""): \(message)" }
 }
 
-/// Finds and reads the spec files and lock files at a module's root.
+/// Finds and reads the spec files and lock files of a module.
 public enum SpecFiles {
-    /// Spec files at the root of `directory`, in a stable order.
-    public static func find(in directory: URL) -> [URL] {
+    /// The module's spec files: those its `specs:` lists (relative to its directory), else every spec file at its root, in a stable order.
+    public static func find(in directory: URL, listed: [String]? = nil) -> [URL] {
+        if let listed { return listed.map { directory.appendingPathComponent($0) } }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.sorted().filter { SpecFileKind(fileName: $0) != nil }.map { directory.appendingPathComponent($0) }
     }
@@ -32,12 +42,13 @@ public enum SpecFiles {
         guard let kind = SpecFileKind(fileName: url.lastPathComponent) else {
             return .failure(SpecFileProblem(url: url, message: "not a spec file modkit reads"))
         }
-        guard let text = overlay?.text(of: url) ?? FileManager.default.contents(atPath: url.path).map({ String(decoding: $0, as: UTF8.self) }) else {
+        guard let bytes = overlay?.bytes(of: url) ?? FileManager.default.contents(atPath: url.path).map({ [UInt8]($0) }) else {
             return .failure(SpecFileProblem(url: url, message: "cannot read the file"))
         }
         do {
-            let requirements = try SpecReader.read(text, kind: kind)
-            return .success(SpecFile(url: url, kind: kind, text: text, requirements: requirements))
+            let requirements = try SpecReader.read(bytes, kind: kind)
+            let declaration = try SpecReader.declaration(bytes, kind: kind)
+            return .success(SpecFile(url: url, kind: kind, bytes: bytes, requirements: requirements, declaration: declaration))
         } catch {
             return .failure(SpecFileProblem(url: url, line: error.line, column: error.column, message: error.message))
         }
@@ -45,15 +56,6 @@ public enum SpecFiles {
 
     /// Versions resolved by the lock files at the root of `directory` (Podfile.lock, Package.resolved, Cartfile.resolved).
     public static func resolvedVersions(in directory: URL) -> ResolvedVersions {
-        var resolved = ResolvedVersions()
-        func text(_ name: String) -> String? {
-            FileManager.default.contents(atPath: directory.appendingPathComponent(name).path).map { String(decoding: $0, as: UTF8.self) }
-        }
-        if let lock = text("Podfile.lock") { resolved = resolved.merging(.podfileLock(lock)) }
-        if let lock = text("Package.resolved"), let parsed = try? ResolvedVersions.packageResolved(lock) {
-            resolved = resolved.merging(parsed)
-        }
-        if let lock = text("Cartfile.resolved") { resolved = resolved.merging(.cartfileResolved(lock)) }
-        return resolved
+        ResolvedVersions.read { name in FileManager.default.contents(atPath: directory.appendingPathComponent(name).path).map { [UInt8]($0) } }
     }
 }

@@ -11,7 +11,7 @@ public struct WorkspaceSpecs: Sendable {
         public var version: ModuleVersion
         public var files: [SpecFile]
         public var problems: [SpecFileProblem]
-        /// Versions from the module's lock files merged with the workspace root's.
+        /// Versions from the module's lock files (next to its spec files, at its root) over the workspace root's.
         public var resolved: ResolvedVersions
     }
 
@@ -23,9 +23,20 @@ public struct WorkspaceSpecs: Sendable {
         public var requirement: Requirement
     }
 
+    /// A pod defined by one podspec of a module; a module directory may hold several (firebase-ios-sdk).
+    public struct Pod: Sendable {
+        public var name: String
+        public var module: String
+        public var file: URL
+        /// The podspec's literal `s.version`, else the module's version.
+        public var version: String?
+    }
+
     public let workspace: Workspace
     public let modules: [ModuleSpecs]
     public let edges: [Edge]
+    /// Every pod of every module, by lowercased pod name.
+    public let pods: [String: Pod]
     private let aliases: [String: String]
 
     /// Reads every module of the workspace (in parallel); modules not on disk have no spec files.
@@ -38,7 +49,7 @@ public struct WorkspaceSpecs: Sendable {
             let directory = manifest.directory(of: module)
             var files: [SpecFile] = []
             var problems: [SpecFileProblem] = []
-            for url in SpecFiles.find(in: directory) {
+            for url in SpecFiles.find(in: directory, listed: module.specs) {
                 switch SpecFiles.read(url, overlay: overlay) {
                 case .success(let file): files.append(file)
                 case .failure(let problem): problems.append(problem)
@@ -51,22 +62,36 @@ public struct WorkspaceSpecs: Sendable {
             return ModuleSpecs(
                 module: module, directory: directory, version: version,
                 files: files, problems: problems,
-                resolved: SpecFiles.resolvedVersions(in: directory).merging(rootResolved)
+                // The nearest lock file wins: a spec file's own folder, then the module's root, then the workspace root.
+                resolved: lockDirectories(of: files, in: directory).reduce(rootResolved.merging(SpecFiles.resolvedVersions(in: directory))) {
+                    $0.merging(SpecFiles.resolvedVersions(in: $1))
+                }
             )
         }
         return WorkspaceSpecs(workspace: workspace, modules: modules)
+    }
+
+    /// The folders of spec files below the module's root (`Example/Podfile`): their lock files sit next to them.
+    static func lockDirectories(of files: [SpecFile], in directory: URL) -> [URL] {
+        var seen = Set([directory.standardizedFileURL.path])
+        return files.map { $0.url.deletingLastPathComponent().standardizedFileURL }.filter { seen.insert($0.path).inserted }
     }
 
     init(workspace: Workspace, modules: [ModuleSpecs]) {
         self.workspace = workspace
         self.modules = modules
         var aliases: [String: String] = [:]
+        var pods: [String: Pod] = [:]
         for specs in modules {
             let module = specs.module
             aliases[module.name.lowercased()] = module.name
-            for file in specs.files where file.kind == .podspec || file.kind == .podspecJSON {
-                let base = file.url.lastPathComponent.replacingOccurrences(of: ".podspec.json", with: "").replacingOccurrences(of: ".podspec", with: "")
-                aliases[base.lowercased()] = aliases[base.lowercased()] ?? module.name
+            for file in specs.files {
+                guard let pod = file.podName else { continue }
+                aliases[pod.lowercased()] = aliases[pod.lowercased()] ?? module.name
+                let version = file.declaration?.version?.literal ?? specs.version.version?.description
+                if pods[pod.lowercased()] == nil {
+                    pods[pod.lowercased()] = Pod(name: pod, module: module.name, file: file.url, version: version)
+                }
             }
             if let url = workspace.manifest.url(of: module) {
                 aliases["url:" + canonicalRepositoryURL(url).lowercased()] = module.name
@@ -76,6 +101,7 @@ public struct WorkspaceSpecs: Sendable {
             aliases["dir:" + specs.directory.standardizedFileURL.path] = module.name
         }
         self.aliases = aliases
+        self.pods = pods
         var edges: [Edge] = []
         for specs in modules {
             for file in specs.files {
@@ -104,6 +130,26 @@ public struct WorkspaceSpecs: Sendable {
             if let byURL = aliases["url:" + canonicalRepositoryURL(requirement.name).lowercased()] { return byURL }
         }
         return aliases[requirement.identity] ?? aliases[requirement.name.lowercased()]
+    }
+
+    /// The pod of the workspace a CocoaPods requirement names (`FirebaseCore`, `FirebaseCore/Logger`), if any.
+    public func pod(for requirement: Requirement) -> Pod? {
+        guard [.podspec, .podspecJSON, .podfile].contains(requirement.fileKind) else { return nil }
+        return pods[requirement.identity]
+    }
+
+    /// For a module with several podspecs, each pod with the other pods of the module it depends on, in file order.
+    public func podDependencies(of name: String) -> [(pod: String, dependencies: [String])] {
+        guard let module = specs(of: name) else { return [] }
+        let files = module.files.filter { $0.podName != nil }
+        guard files.count > 1 else { return [] }
+        return files.map { file in
+            var seen = Set<String>()
+            let dependencies = file.requirements.compactMap { pod(for: $0) }
+                .filter { $0.module == name && $0.file != file.url }
+                .map(\.name).filter { seen.insert($0).inserted }
+            return (file.podName!, dependencies)
+        }
     }
 
     public func specs(of name: String) -> ModuleSpecs? { modules.first { $0.module.name == name } }

@@ -16,13 +16,14 @@ public enum GuardLanguage: String, Sendable, Hashable, CaseIterable, Comparable 
 
 /// A module a guarded module depends on, at the version the dependent requires (its current version in the workspace).
 public struct GuardDependency: Sendable, Hashable {
+    /// The identifier derived from the module name (`swift-log` → `swift_log`), as guard symbols spell it.
     public var name: String
     public var version: SemanticVersion
     /// The guard files the dependency has; a check is emitted only in a language the dependency is guarded in.
     public var languages: Set<GuardLanguage>
 
     public init(name: String, version: SemanticVersion, languages: Set<GuardLanguage> = Set(GuardLanguage.allCases)) {
-        self.name = name
+        self.name = Identifier.derived(from: name)
         self.version = version
         self.languages = languages
     }
@@ -30,13 +31,14 @@ public struct GuardDependency: Sendable, Hashable {
 
 /// Everything the guard of one module depends on: its name, its version and the versions it requires.
 public struct GuardSpec: Sendable, Hashable {
-    /// The module name; an identifier, also the Swift module name dependents import.
+    /// The identifier derived from the module name (`swift-log` → `swift_log`, SwiftPM's module name for such a target):
+    /// guard symbols, file names and the `import` of dependents use it.
     public var name: String
     public var version: SemanticVersion
     public var dependencies: [GuardDependency]
 
     public init(name: String, version: SemanticVersion, dependencies: [GuardDependency] = []) {
-        self.name = name
+        self.name = Identifier.derived(from: name)
         self.version = version
         self.dependencies = dependencies
     }

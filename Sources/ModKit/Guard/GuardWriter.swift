@@ -61,14 +61,27 @@ public enum GuardWriter {
     }
 
     /// Writes the stale and missing files of `plan` atomically, creating the folder if needed; returns the files written.
+    ///
+    /// After writing a Swift guard it returns only once the clock has entered the next whole second, so that the next
+    /// build's modules are stamped later than any build started before: see `settle()`.
     @discardableResult
-    public static func apply(_ plan: GuardPlan) throws -> [GuardFile] {
+    public static func apply(_ plan: GuardPlan, settle: Bool = true) throws -> [GuardFile] {
         let changes = plan.changes
-        if !changes.isEmpty {
-            try FileManager.default.createDirectory(at: plan.directory, withIntermediateDirectories: true)
-        }
-        for file in changes { try AtomicFile.write(Data(file.expected.utf8), to: file.url) }
+        var edits = EditSet()
+        for file in changes { edits.update(file.url, settles: settle && file.language == .swift) { _ in file.expected } }
+        try edits.apply()
         return changes
+    }
+
+    /// Waits until the wall clock is in a later whole second than now (at most one second).
+    ///
+    /// swift-driver skips recompiling a dependent when an imported module's modification time is not later than the
+    /// dependent's previous build start, compared in whole seconds; a dependency rebuilt within that second leaves the
+    /// dependent, and its guard check, uncompiled. Every build started before a guard is written started before this
+    /// call, so every module built after it is stamped in a later second, and the driver recompiles the dependent.
+    public static func settle() {
+        let now = Date().timeIntervalSince1970
+        Thread.sleep(forTimeInterval: now.rounded(.down) + 1 - now + 0.01)
     }
 
     /// What `apply` would do, as a unified diff per changed file; paths are shown relative to `base` when they lie inside it.

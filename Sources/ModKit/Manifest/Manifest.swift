@@ -52,6 +52,8 @@ public struct Module: Sendable, Hashable {
     public var location: SourceLocation
     /// Where its `version:` value is, when there is one.
     public var versionLocation: SourceLocation?
+    /// The spec files `specs:` lists, relative to the module's directory; nil: the spec files at its root.
+    public var specs: [String]? = nil
 
     public var kind: Kind { url == nil ? .directory : .repository }
 

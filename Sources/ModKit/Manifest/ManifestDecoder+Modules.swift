@@ -1,3 +1,4 @@
+import SpecKit
 import YAMLKit
 
 /// `modules:` — each module on its own, then the checks across modules (unique names and paths; only repository modules hold other modules).
@@ -35,11 +36,11 @@ extension ManifestDecoder {
         var nameMark = mapping.start
         if let node = fields["name"]?.value, let value = string(node, for: "name") {
             nameMark = node.start
-            if Identifier.isValid(value) {
+            if Identifier.isValidModuleName(value) {
                 name = value
             } else {
-                error("module name '\(value)' is not an identifier", at: node.start,
-                      hint: "use letters, digits and '_', not starting with a digit, e.g. '\(Self.identifier(from: value))'")
+                error("module name '\(value)' is not a package name", at: node.start,
+                      hint: "use letters, digits, '_', '-' and '.', e.g. '\(Self.identifier(from: value))'")
             }
         } else if fields["name"] == nil {
             error("module is missing required key 'name'", at: mapping.start, hint: "add 'name: NAME' (an identifier)")
@@ -116,9 +117,27 @@ extension ManifestDecoder {
             }
         }
 
+        var specs: [String]?
+        if let node = fields["specs"]?.value, let values = strings(node, for: "specs") {
+            specs = []
+            for (value, mark) in values {
+                guard case .success(let relative) = RelativePath.normalize(value), !relative.isEmpty else {
+                    error("spec file '\(value)' must be a path inside the module", at: mark, hint: "write it relative to the module's directory, e.g. 'Example/Podfile'")
+                    continue
+                }
+                guard SpecFileKind(fileName: relative) != nil else {
+                    error("'\(value)' is not a spec file modkit reads", at: mark,
+                          hint: "list *.podspec, *.podspec.json, Podfile, Package.swift, Cartfile or Cartfile.private files")
+                    continue
+                }
+                if !specs!.contains(relative) { specs!.append(relative) }
+            }
+        }
+
         guard let name else { return nil }
-        let module = Module(name: name, url: url, path: path ?? "", revision: revision, groups: groups, version: version, test: test,
+        var module = Module(name: name, url: url, path: path ?? "", revision: revision, groups: groups, version: version, test: test,
                             guardLanguages: guardLanguages, project: project, depth: depth, location: location(mapping.start), versionLocation: versionLocation)
+        module.specs = specs
         return Decoded(module: module, nameMark: nameMark, pathMark: path == nil ? nil : pathMark)
     }
 
@@ -144,12 +163,18 @@ extension ManifestDecoder {
 
     private mutating func checkUniqueNames(_ decoded: [Decoded]) {
         var seen: [String: Decoded] = [:]
+        var identifiers: [String: Decoded] = [:]
         for entry in decoded {
+            let identifier = Identifier.derived(from: entry.module.name)
             if let first = seen[entry.module.name] {
                 error("duplicate module name '\(entry.module.name)'; module names must be unique", at: entry.nameMark,
                       notes: [diagnostic(.note, "'\(entry.module.name)' is first defined here", at: first.nameMark)])
+            } else if let first = identifiers[identifier] {
+                error("module names '\(first.module.name)' and '\(entry.module.name)' both become the identifier '\(identifier)' in generated code", at: entry.nameMark,
+                      hint: "rename one of them", notes: [diagnostic(.note, "'\(first.module.name)' is defined here", at: first.nameMark)])
             } else {
                 seen[entry.module.name] = entry
+                identifiers[identifier] = entry
             }
         }
     }
@@ -186,8 +211,6 @@ extension ManifestDecoder {
 
     /// `my-module` → `my_module`, `2fa` → `_2fa`: a suggestion for a name that is not an identifier.
     static func identifier(from name: String) -> String {
-        var result = String(name.unicodeScalars.map { Identifier.isValid("a" + String($0)) ? Character($0) : "_" })
-        if let first = result.first, first.isNumber || result.isEmpty { result = "_" + result }
-        return result.isEmpty ? "_" : result
+        Identifier.derived(from: name)
     }
 }

@@ -5,7 +5,7 @@ import YAMLKit
 struct ManifestDecoder {
     static let topLevelKeys = ["version", "workspace", "defaults", "templates", "modules", "release", "imports"]
     static let defaultsKeys = ["remote", "revision", "url-base", "tag-format", "dir-tag-format", "version-tag-format", "generated-dir", "groups"]
-    static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "guard", "project", "depth"]
+    static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "guard", "project", "depth", "specs"]
     static let releaseKeys = ["steps"]
     static let importKeys = ["module", "file", "name-allowlist", "path-prefix"]
     static let guardLanguages = ["c", "swift"]

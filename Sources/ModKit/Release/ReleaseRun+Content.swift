@@ -66,7 +66,7 @@ extension ReleaseRun {
         if !blocking.isEmpty { throw ReleaseStepFailure(problems: blocking.map(\.message)) }
         var lines: [String] = []
         for filePlan in plans where filePlan.hasChanges {
-            edits.update(filePlan.url) { _ in filePlan.newText }
+            edits.updateBytes(filePlan.url) { _ in filePlan.newBytes }
             let count = filePlan.findings.filter { $0.kind == .loose || $0.kind == .stale }.count
             lines.append("\(filePlan.path): \(count) requirement\(count == 1 ? "" : "s") pinned")
         }
@@ -83,7 +83,7 @@ extension ReleaseRun {
         if !problems.isEmpty { throw ReleaseStepFailure(problems: problems) }
         var lines: [String] = []
         for file in outcomes.flatMap({ $0.plan?.changes ?? [] }) {
-            edits.update(file.url) { _ in file.expected }
+            edits.update(file.url, settles: file.language == .swift) { _ in file.expected }
             lines.append("\(Workspace.displayPath(of: file.url)) \(file.state == .missing ? "created" : "updated")")
         }
         return lines.isEmpty ? ["every guard file already up to date"] : lines

@@ -1,4 +1,5 @@
 import Foundation
+import SpecKit
 
 /// Writes a new version into a module's version sources: the manifest's `version:`, the podspec's
 /// `s.version` (and only that key), a podspec.json `version`, and the `VERSION` file.
@@ -18,26 +19,22 @@ public enum VersionBump {
             }
             bumped = true
         }
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
-        if let podspec = VersionReader.pick(names, suffix: ".podspec", preferred: module.name) {
-            let url = directory.appendingPathComponent(podspec)
-            try edits.update(url) { text in
-                guard let text, let found = VersionReader.PodspecVersion.find(in: text) else { return nil }
-                guard found.literal != nil else {
-                    throw Problem(description: "\(Workspace.displayPath(of: url)):\(found.line): s.version is not a plain string ('\(found.expression ?? "")'); set it by hand")
+        let names = module.specs ?? ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+        for kind in [SpecFileKind.podspec, .podspecJSON] {
+            // Several pods in one module are bumped together when they are in lockstep (all at the same version).
+            let files = VersionReader.versionFiles(names, kind: kind, preferred: module.name).map { directory.appendingPathComponent($0) }
+            let declared = files.map { url in edits.bytes(of: url).flatMap { try? SpecReader.declaration($0, kind: kind)?.version } }
+            guard let first = declared.first, declared.allSatisfy({ $0?.literal == first?.literal }) else { continue }
+            for (url, found) in zip(files, declared) {
+                guard let found else { continue }
+                guard let range = found.contentRange else {
+                    throw Problem(description: "\(Workspace.displayPath(of: url)):\(found.span.line): the version is not a plain string ('\(found.expression)'); set it by hand")
                 }
-                return try replaceQuoted(in: text, line: found.line, column: found.column, with: version, file: Workspace.displayPath(of: url))
+                try edits.updateBytes(url) { bytes in try bytes.map { try TextEdit.apply([TextEdit(range: range, replacement: version)], to: $0) } }
+                bumped = true
             }
-            bumped = true
         }
-        if let json = VersionReader.pick(names, suffix: ".podspec.json", preferred: module.name) {
-            edits.update(directory.appendingPathComponent(json)) { text in
-                guard let text, let range = topLevelJSONVersion(in: text) else { return nil }
-                return text.replacingCharacters(in: range, with: version)
-            }
-            bumped = true
-        }
-        if names.contains("VERSION") || !bumped {
+        if FileManager.default.fileExists(atPath: directory.appendingPathComponent("VERSION").path) || !bumped {
             edits.update(directory.appendingPathComponent("VERSION")) { _ in version + "\n" }
         }
     }
@@ -66,44 +63,6 @@ public enum VersionBump {
         let end = text[start...].firstIndex { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "#" || $0 == "," || $0 == "}" }
             ?? text.endIndex
         return text.replacingCharacters(in: start..<end, with: version)
-    }
-
-    /// The range of the top-level `"version"` value of a podspec.json (the text between its quotes).
-    static func topLevelJSONVersion(in text: String) -> Range<String.Index>? {
-        var depth = 0
-        var index = text.startIndex
-        var inString = false
-        var stringStart = text.startIndex
-        while index < text.endIndex {
-            let character = text[index]
-            if inString {
-                if character == "\\" {
-                    index = text.index(after: index)
-                } else if character == "\"" {
-                    inString = false
-                    let key = text[text.index(after: stringStart)..<index]
-                    if depth == 1 && key == "version" {
-                        var cursor = text.index(after: index)
-                        while cursor < text.endIndex, text[cursor] == " " || text[cursor] == ":" || text[cursor].isNewline || text[cursor] == "\t" {
-                            cursor = text.index(after: cursor)
-                        }
-                        guard cursor < text.endIndex, text[cursor] == "\"" else { return nil }
-                        let valueStart = text.index(after: cursor)
-                        guard let valueEnd = text[valueStart...].firstIndex(of: "\"") else { return nil }
-                        return valueStart..<valueEnd
-                    }
-                }
-            } else if character == "\"" {
-                inString = true
-                stringStart = index
-            } else if character == "{" || character == "[" {
-                depth += 1
-            } else if character == "}" || character == "]" {
-                depth -= 1
-            }
-            index = text.index(after: index)
-        }
-        return nil
     }
 
     /// The index of 1-based `line`:`column` (columns count characters).

@@ -64,13 +64,13 @@ struct Placeholders {
 
 /// The spellings of a module name that templates use.
 public enum NameForms {
-    /// Words of an identifier: `PaymentsUI_kit` → ["Payments", "UI", "kit"].
+    /// Words of a name: `PaymentsUI_kit` → ["Payments", "UI", "kit"]; `-` and `.` separate words too (`swift-log`).
     static func words(_ name: String) -> [String] {
         var words: [String] = []
         var current = ""
         let characters = Array(name)
         for (index, character) in characters.enumerated() {
-            if character == "_" {
+            if character == "_" || character == "-" || character == "." {
                 if !current.isEmpty { words.append(current); current = "" }
                 continue
             }
@@ -88,9 +88,9 @@ public enum NameForms {
         return words
     }
 
-    /// `payments_kit` → `PaymentsKit`; an already capitalised name keeps its inner capitals.
+    /// `payments_kit` → `PaymentsKit`, `swift-log` → `SwiftLog`; an already capitalised name keeps its inner capitals.
     public static func upperCamel(_ name: String) -> String {
-        if !name.contains("_") { return name.prefix(1).uppercased() + name.dropFirst() }
+        if !name.contains(where: { $0 == "_" || $0 == "-" || $0 == "." }) { return name.prefix(1).uppercased() + name.dropFirst() }
         return words(name).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 

@@ -5,9 +5,9 @@ extension Scaffolder {
     static func checkNames(_ names: [String], manifest: Manifest, problems: inout [Diagnostic]) {
         var seen = Set<String>()
         for name in names where seen.insert(name).inserted {
-            if !Identifier.isValid(name) {
-                problems.append(.error("module name '\(name)' is not an identifier",
-                                       hint: "use letters, digits and '_', not starting with a digit, e.g. '\(ManifestDecoder.identifier(from: name))'"))
+            if !Identifier.isValidModuleName(name) {
+                problems.append(.error("module name '\(name)' is not a package name",
+                                       hint: "use letters, digits, '_', '-' and '.', e.g. '\(ManifestDecoder.identifier(from: name))'"))
             } else if let existing = manifest.module(named: name) {
                 problems.append(.error("the workspace already has a module named '\(name)' (at \(existing.path))", at: existing.location,
                                        hint: "choose another name"))

@@ -128,7 +128,7 @@ public enum Scaffolder {
         for file in files where (file.path as NSString).deletingLastPathComponent == modulePath {
             guard case .data(let data) = file.content, let kind = SpecFileKind(fileName: (file.path as NSString).lastPathComponent),
                   kind == .packageSwift || kind == .podspec,
-                  let requirements = try? SpecReader.read(String(decoding: data, as: UTF8.self), kind: kind) else { continue }
+                  let requirements = try? SpecReader.read([UInt8](data), kind: kind) else { continue }
             for requirement in requirements {
                 if let name = candidates.first(where: { requirement.refers(to: $0) }), !names.contains(name) { names.append(name) }
             }

@@ -4,7 +4,7 @@ import GitKit
 /// The built-in placeholders of a template and the template's own variables, resolved for one `modkit new`.
 struct TemplateContext {
     /// Names a template cannot use for its own variables.
-    static let reservedNames = ["name", "Name", "name_snake", "name_kebab", "version", "author", "year", "workspace", "module", "generated_dir"]
+    static let reservedNames = ["name", "Name", "name_snake", "name_kebab", "name_identifier", "version", "author", "year", "workspace", "module", "generated_dir"]
     /// Built-ins that `--var` may set.
     static let settable = ["version", "author"]
     static let defaultVersion = "0.1.0"
@@ -18,6 +18,7 @@ struct TemplateContext {
         let name = request.name
         var values = [
             "name": name, "Name": NameForms.upperCamel(name), "name_snake": NameForms.snake(name), "name_kebab": NameForms.kebab(name),
+            "name_identifier": Identifier.derived(from: name),
             "year": String(Calendar(identifier: .gregorian).component(.year, from: request.date)),
             "workspace": manifest.workspace,
         ]

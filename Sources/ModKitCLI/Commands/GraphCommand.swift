@@ -18,6 +18,8 @@ enum GraphCommand: Command {
     struct Report: Encodable {
         var order: [String]
         var dependencies: [String: [String]]
+        /// Pod dependencies inside modules that hold several podspecs, by module, then pod.
+        var pods: [String: [String: [String]]]
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -39,7 +41,12 @@ enum GraphCommand: Command {
         let console = context.console
         switch format {
         case "json":
-            try context.printJSON(Report(order: order, dependencies: dependencies))
+            var pods: [String: [String: [String]]] = [:]
+            for name in order {
+                let entries = specs.podDependencies(of: name)
+                if !entries.isEmpty { pods[name] = Dictionary(entries.map { ($0.pod, $0.dependencies) }, uniquingKeysWith: { first, _ in first }) }
+            }
+            try context.printJSON(Report(order: order, dependencies: dependencies, pods: pods))
         case "dot":
             var lines = ["digraph modules {", "  rankdir=LR;", "  node [shape=box];"]
             for name in order {
@@ -49,10 +56,11 @@ enum GraphCommand: Command {
             console.result((lines + ["}"]).joined(separator: "\n"))
         case "mermaid":
             var lines = ["graph TD"]
+            func node(_ name: String) -> String { "\(Identifier.derived(from: name))[\"\(name)\"]" }
             for name in order {
                 let deps = dependencies[name] ?? []
-                if deps.isEmpty { lines.append("  \(name)") }
-                for dependency in deps { lines.append("  \(name) --> \(dependency)") }
+                if deps.isEmpty { lines.append("  \(node(name))") }
+                for dependency in deps { lines.append("  \(node(name)) --> \(node(dependency))") }
             }
             console.result(lines.joined(separator: "\n"))
         default:
@@ -60,6 +68,9 @@ enum GraphCommand: Command {
             for name in order {
                 let deps = dependencies[name] ?? []
                 table.add([name, deps.isEmpty ? "" : "→ " + deps.joined(separator: ", ")])
+                for entry in specs.podDependencies(of: name) {
+                    table.add(["  " + entry.pod, entry.dependencies.isEmpty ? "" : "→ " + entry.dependencies.joined(separator: ", ")])
+                }
             }
             console.result(table.render())
         }

@@ -9,7 +9,7 @@ enum NewCommand: Command {
         discussion: """
         Templates: the workspace's 'templates:' folder, the built-in ones (swift-package, pod, interface),
         a template folder path, or a git url (file:///…/t.git#ref), cloned with libgit2. Files and paths may
-        hold {{name}}, {{Name}}, {{name_snake}}, {{name_kebab}}, {{version}}, {{author}}, {{year}},
+        hold {{name}}, {{Name}}, {{name_snake}}, {{name_kebab}}, {{name_identifier}} (swift-log → swift_log), {{version}}, {{author}}, {{year}},
         {{workspace}}, {{module}}, {{generated_dir}} and the template's variables (--var KEY=VALUE).
         Everything is rendered and checked in memory first: on any problem nothing is created (exit 2).
         --dir (the default when the workspace has directory modules) creates a directory of the manifest

@@ -13,13 +13,16 @@ enum PinCommand: Command {
         dependency becomes the version in the lock files (Podfile.lock, Package.resolved,
         Cartfile.resolved). An exact requirement on a workspace module that differs from its current
         version is stale and is updated too. Only the requirement's text changes; files are replaced
-        atomically. Requirements modkit cannot resolve or rewrite safely are listed and left as they
-        are (exit 1). Local path links are warned about (--strict makes them fail --check).
+        atomically. Requirements no version is known for are listed and left as they are (exit 1).
+        Requirements computed in code modkit cannot see ("cannot verify") and local path links are
+        warned about once; --strict makes them fail. A '# modkit: ignore' (or '// modkit: ignore')
+        comment on the requirement's line silences it. "#{s.version}" on a pod of the same module is
+        exact by construction (lockstep).
         """,
         options: [
             OptionSpec(nil, "check", help: "Change nothing; list loose requirements and exit 1 if there are any (for CI)."),
             OptionSpec(nil, "dry-run", help: "Change nothing; print the changes as a unified diff."),
-            OptionSpec(nil, "strict", help: "With --check, local path links fail too."),
+            OptionSpec(nil, "strict", help: "Requirements modkit cannot verify fail too, and with --check local path links."),
         ],
         positional: .modules,
         examples: ["modkit pin", "modkit pin --check", "modkit pin --dry-run QCloudCOSXML", "modkit pin --check --json"],
@@ -44,7 +47,8 @@ enum PinCommand: Command {
         let problems = specs.modules.filter { selected in modules.contains { $0.name == selected.module.name } }.flatMap(\.problems)
         let plans = Pinner.plan(specs, modules: modules)
         let findings = plans.flatMap(\.findings)
-        let blocking = findings.filter { $0.kind == .unresolved || $0.kind == .unrewritable }
+        let unverified = findings.filter { $0.kind == .unrewritable }
+        let blocking = findings.filter { $0.kind == .unresolved } + (strict ? unverified : [])
         let toPin = findings.filter { $0.kind == .loose || $0.kind == .stale }
         let paths = findings.filter { $0.kind == .path }
 
@@ -61,7 +65,7 @@ enum PinCommand: Command {
                 for finding in toPin { console.result(finding.message) }
             } else if dryRun {
                 for plan in plans where plan.hasChanges {
-                    console.result(unifiedDiff(old: plan.oldText, new: plan.newText, path: plan.path), terminator: "")
+                    console.result(plan.diff, terminator: "")
                 }
             } else {
                 for plan in written {
@@ -74,6 +78,7 @@ enum PinCommand: Command {
                 if strict && check { console.error(finding.message) } else { console.warning(finding.message) }
             }
             for finding in blocking { console.error(finding.message) }
+            if !strict { for finding in unverified { console.warning(finding.message) } }
             if check && toPin.isEmpty && blocking.isEmpty && problems.isEmpty {
                 console.info("every requirement is pinned")
             }

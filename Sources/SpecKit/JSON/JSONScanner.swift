@@ -13,7 +13,10 @@ struct JSONScanner {
         return node
     }
 
-    private init(source: SourceText) { self.source = source }
+    private init(source: SourceText) {
+        self.source = source
+        self.index = source.bodyStart
+    }
 
     private var bytes: [UInt8] { source.bytes }
 

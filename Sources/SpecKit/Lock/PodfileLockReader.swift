@@ -3,10 +3,28 @@ extension ResolvedVersions {
     public static func podfileLock(_ text: String) -> ResolvedVersions {
         var result = ResolvedVersions()
         var inPods = false
+        var inCheckout = false
+        var checkoutPod: String?
         for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             let line = Substring(rawLine)
             if let first = line.first, !first.isWhitespace {
                 inPods = line.hasPrefix("PODS:")
+                inCheckout = line.hasPrefix("CHECKOUT OPTIONS:")
+                continue
+            }
+            if inCheckout {
+                // `  Name:` then `    :commit: <sha>` (and `:git:`).
+                if line.hasPrefix("    ") {
+                    let entry = line.trimmingWhitespace()
+                    if entry.hasPrefix(":commit:"), let pod = checkoutPod {
+                        result.podCommits[pod] = String(entry.dropFirst(":commit:".count).trimmingWhitespace())
+                    }
+                } else {
+                    var name = line.trimmingWhitespace()
+                    if name.hasSuffix(":") { name = name.dropLast() }
+                    if name.count >= 2, let quote = name.first, quote == "\"" || quote == "'", name.last == quote { name = name.dropFirst().dropLast() }
+                    checkoutPod = String(name)
+                }
                 continue
             }
             guard inPods, line.hasPrefix("  - ") else { continue }

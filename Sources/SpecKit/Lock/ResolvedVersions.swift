@@ -24,6 +24,8 @@ public struct ResolvedVersions: Sendable, Hashable {
 
     /// Resolved pod versions by pod name as written (`Core`, `Core/UI`).
     public var pods: [String: String] = [:]
+    /// Commits of `:git` pods from Podfile.lock's CHECKOUT OPTIONS, by pod name.
+    public var podCommits: [String: String] = [:]
     /// Resolved SwiftPM packages.
     public var packages: [Package] = []
     /// Resolved Carthage dependencies.
@@ -36,6 +38,7 @@ public struct ResolvedVersions: Sendable, Hashable {
     public func merging(_ other: ResolvedVersions) -> ResolvedVersions {
         var result = self
         result.pods.merge(other.pods) { _, new in new }
+        result.podCommits.merge(other.podCommits) { _, new in new }
         result.packages = other.packages + packages.filter { old in !other.packages.contains { $0.identity == old.identity } }
         result.carthage = other.carthage + carthage.filter { old in !other.carthage.contains { $0.name == old.name } }
         return result
@@ -69,6 +72,20 @@ public struct ResolvedVersions: Sendable, Hashable {
         return matches.count == 1 ? matches[0].version : nil
     }
 
+    /// The commit a lock file records for a git branch requirement (`:git`/`:branch` pod, `branch:` package).
+    public func revision(for requirement: Requirement) -> String? {
+        switch requirement.fileKind {
+        case .podfile, .podspec, .podspecJSON:
+            let root = String(requirement.name.split(separator: "/").first ?? Substring(requirement.name))
+            return podCommits[requirement.name] ?? podCommits[root]
+        case .packageSwift:
+            let wanted = canonicalRepositoryURL(requirement.name).lowercased()
+            return packages.first { canonicalRepositoryURL($0.location).lowercased() == wanted }?.revision
+        case .cartfile:
+            return carthageVersion(named: requirement.name).flatMap { $0.utf8.count == 40 && $0.utf8.allSatisfy(Byte.isHex) ? $0 : nil }
+        }
+    }
+
     /// The resolved version for a requirement read from a spec file, looked up in the matching lock data.
     public func version(for requirement: Requirement) -> String? {
         switch requirement.fileKind {
@@ -81,5 +98,18 @@ public struct ResolvedVersions: Sendable, Hashable {
         case .cartfile:
             return carthageVersion(named: requirement.name)
         }
+    }
+}
+
+extension ResolvedVersions {
+    /// Reads the lock files of one folder; `contents` returns a lock file's bytes by name, nil when it is absent.
+    /// A Package.resolved that is not JSON is skipped, as if absent.
+    public static func read(lockFiles contents: (String) -> [UInt8]?) -> ResolvedVersions {
+        var resolved = ResolvedVersions()
+        func text(_ name: String) -> String? { contents(name).map { String(decoding: $0, as: UTF8.self) } }
+        if let lock = text("Podfile.lock") { resolved = resolved.merging(.podfileLock(lock)) }
+        if let lock = text("Package.resolved"), let parsed = try? packageResolved(lock) { resolved = resolved.merging(parsed) }
+        if let lock = text("Cartfile.resolved") { resolved = resolved.merging(.cartfileResolved(lock)) }
+        return resolved
     }
 }

@@ -22,6 +22,11 @@ public struct Requirement: Sendable, Hashable {
     public var context: RequirementContext
     /// How to write a new exact version in place of the requirement; nil when not rewritable.
     var shape: RewriteShape?
+    /// How to pin a git branch to a locked commit (`:branch` → `:commit`, `branch:` → `revision:`); nil when that is not possible.
+    var revisionShape: RewriteShape?
+
+    /// Whether the requirement is a git branch that pins to the commit its lock file records, not to a version.
+    public var pinsToRevision: Bool { revisionShape != nil }
 
     /// Creates a requirement; readers fill `shape` so that the rewriter knows how to edit it.
     init(fileKind: SpecFileKind, name: String, origin: DependencyOrigin, declaredName: String? = nil,
@@ -46,7 +51,7 @@ public struct Requirement: Sendable, Hashable {
     /// Whether pinning to `version` changes this requirement: loose ones and stale exact ones do, revisions do not.
     public func needsPin(to version: String) -> Bool {
         switch constraint {
-        case .exact(let current): return current != version
+        case .exact(let current): return current != ((try? writableVersion(version).get()) ?? version)
         case .revision: return false
         case .range, .branch, .path, .unconstrained: return true
         }
@@ -69,6 +74,26 @@ public struct Requirement: Sendable, Hashable {
     /// Whether this requirement refers to the module or dependency called `moduleName` (case-insensitive identity match).
     public func refers(to moduleName: String) -> Bool {
         identity == moduleName.lowercased() || name.lowercased() == moduleName.lowercased()
+    }
+}
+
+/// Why a resolved version cannot be written into a requirement.
+public struct UnwritableVersion: Error, Sendable, Hashable {
+    /// The reason, for the report.
+    public var reason: String
+}
+
+extension Requirement {
+    /// The version as this file's grammar writes it: a Cartfile takes `9.2.1` for a `v9.2.1` tag and refuses a tag that is no version.
+    public func writableVersion(_ version: String) -> Result<String, UnwritableVersion> {
+        guard fileKind == .cartfile else { return .success(version) }
+        let bare = version.first == "v" || version.first == "V" ? String(version.dropFirst()) : version
+        let core = bare.prefix { $0 != "-" && $0 != "+" }
+        let parts = core.split(separator: ".", omittingEmptySubsequences: false)
+        guard !parts.isEmpty, parts.count <= 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else {
+            return .failure(UnwritableVersion(reason: "the resolved tag '\(version)' is not a version, and Carthage accepts only a version after =="))
+        }
+        return .success(bare)
     }
 }
 

@@ -21,6 +21,14 @@ public enum RequirementKind: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the requirement admits more than one build: a range, a branch, or nothing at all.
+    public var isLoose: Bool {
+        switch self {
+        case .range, .branch, .unconstrained: return true
+        case .exact, .revision, .path: return false
+        }
+    }
+
     /// The exact version, when the requirement is exact.
     public var exactVersion: String? {
         if case .exact(let version) = self { return version }

@@ -13,19 +13,7 @@ public enum SpecFileKind: String, Sendable, Hashable, CaseIterable {
 
     /// Recognises a spec file by its file name (the last path component), or returns nil.
     public init?(fileName: String) {
-        let name = fileName.split(separator: "/").last.map(String.init) ?? fileName
-        if name.hasSuffix(".podspec.json") {
-            self = .podspecJSON
-        } else if name.hasSuffix(".podspec") {
-            self = .podspec
-        } else if name == "Podfile" || name.hasSuffix(".podfile") {
-            self = .podfile
-        } else if name == "Package.swift" || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift")) {
-            self = .packageSwift
-        } else if name == "Cartfile" || name == "Cartfile.private" {
-            self = .cartfile
-        } else {
-            return nil
-        }
+        guard let format = SpecFormat.format(forFileName: fileName) else { return nil }
+        self = format.kind
     }
 }

@@ -52,7 +52,9 @@ enum CartfileReader {
                 return make(.range(text), range, nil, reason: "the requirement is not a form SpecKit rewrites (\(text))")
             }
             let isCommit = ref.utf8.count == 40 && ref.utf8.allSatisfy(Byte.isHex)
-            return make(isCommit ? .revision(ref) : .branch(ref), range, replace)
+            var requirement = make(isCommit ? .revision(ref) : .branch(ref), range, replace)
+            if !isCommit { requirement.revisionShape = RewriteShape(range: range, prefix: "\"", suffix: "\"") }
+            return requirement
         }
         for op in ["==", "~>", ">="] where text.hasPrefix(op) {
             let version = String(Substring(text.dropFirst(op.count)).trimmingWhitespace())

@@ -109,7 +109,12 @@ enum PackageSwiftReader {
         guard requirementArguments.count == 1, let kind = classify(first, source: source) else {
             return make(.range(source.text(range)), range, shape: nil, reason: dynamicReason(requirementArguments, source.text(range)))
         }
-        return make(kind, range, shape: shape, reason: nil)
+        var requirement = make(kind, range, shape: shape, reason: nil)
+        if case .branch = kind, origin == .git {
+            requirement.revisionShape = modern ? RewriteShape(range: range, prefix: "revision: \"", suffix: "\"")
+                                               : RewriteShape(range: range, prefix: ".revision(\"", suffix: "\")")
+        }
+        return requirement
     }
 
     /// Classifies a literal requirement argument, or returns nil when it is computed.

@@ -69,3 +69,17 @@ enum PodspecJSONReader {
         }
     }
 }
+
+extension PodspecJSONReader {
+    /// The top-level `name` and `version` of a podspec.json.
+    static func declaration(_ source: SourceText) throws(SpecReadError) -> SpecDeclaration? {
+        let root = try JSONScanner.parse(source)
+        func value(_ key: String) -> DeclaredValue? {
+            guard let node = root[key] else { return nil }
+            var value = DeclaredValue(literal: node.string, expression: source.text(node.range), span: source.span(node.range))
+            if node.string != nil { value.contentRange = (node.range.lowerBound + 1)..<(node.range.upperBound - 1) }
+            return value
+        }
+        return SpecDeclaration(name: value("name"), version: value("version"))
+    }
+}

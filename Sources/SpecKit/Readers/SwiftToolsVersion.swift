@@ -10,9 +10,9 @@ struct SwiftToolsVersion: Sendable, Comparable {
 
     /// Reads the tools version from the first line of a manifest; nil when the line is missing or malformed.
     static func read(_ source: SourceText) -> SwiftToolsVersion? {
-        let end = source.lineStarts.count > 1 ? source.lineStarts[1] : source.count
-        var line = Substring(source.text(0..<end))
-        if line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
+        // The comment is short; looking at no more than its first bytes keeps a huge first line linear.
+        let end = min(source.lineStarts.count > 1 ? source.lineStarts[1] : source.count, source.bodyStart + 256)
+        var line = Substring(source.text(source.bodyStart..<end))
         line = line.trimmingWhitespace()
         guard line.hasPrefix("//") else { return nil }
         line = line.dropFirst(2).trimmingWhitespace()

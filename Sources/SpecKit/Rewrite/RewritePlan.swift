@@ -2,13 +2,16 @@
 public struct PinRequest: Sendable, Hashable {
     /// The requirement, as read from the file being rewritten.
     public var requirement: Requirement
-    /// The exact version to write, e.g. `1.0.1`.
+    /// The exact version to write, e.g. `1.0.1`, or the commit for a revision pin.
     public var version: String
+    /// Whether `version` is a commit that replaces a git branch (`:commit =>`, `revision:`).
+    public var asRevision: Bool
 
     /// Creates a request.
-    public init(requirement: Requirement, version: String) {
+    public init(requirement: Requirement, version: String, asRevision: Bool = false) {
         self.requirement = requirement
         self.version = version
+        self.asRevision = asRevision
     }
 }
 
@@ -24,8 +27,10 @@ public struct SkippedRequirement: Sendable, Hashable {
 public struct RewritePlan: Sendable, Hashable {
     /// The edits, sorted by position, non-overlapping.
     public var edits: [TextEdit]
-    /// The text after applying `edits`.
-    public var newText: String
+    /// The file's bytes after applying `edits`.
+    public var newBytes: [UInt8]
+    /// The new contents as UTF-8 text (for display and tests; files are written from `newBytes`).
+    public var newText: String { String(decoding: newBytes, as: UTF8.self) }
     /// The requests that change the file.
     public var rewritten: [PinRequest]
     /// The requests whose requirement is already exact at the requested version.

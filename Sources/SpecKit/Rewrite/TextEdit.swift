@@ -1,4 +1,4 @@
-/// One replacement of a byte range of a file's UTF-8 text; an empty range is an insertion.
+/// One replacement of a byte range of a file; an empty range is an insertion. Replacements are ASCII-safe UTF-8.
 public struct TextEdit: Sendable, Hashable {
     /// The UTF-8 byte offsets replaced.
     public var range: Range<Int>
@@ -13,7 +13,12 @@ public struct TextEdit: Sendable, Hashable {
 
     /// Applies non-overlapping edits to `text`, back to front so earlier offsets stay valid.
     public static func apply(_ edits: [TextEdit], to text: String) throws(TextEditError) -> String {
-        var bytes = Array(text.utf8)
+        String(decoding: try apply(edits, to: Array(text.utf8)), as: UTF8.self)
+    }
+
+    /// Applies non-overlapping edits to a file's bytes; every byte outside the edited ranges stays as it was.
+    public static func apply(_ edits: [TextEdit], to original: [UInt8]) throws(TextEditError) -> [UInt8] {
+        var bytes = original
         let sorted = edits.sorted { ($0.range.lowerBound, $0.range.upperBound) < ($1.range.lowerBound, $1.range.upperBound) }
         for (earlier, later) in zip(sorted, sorted.dropFirst()) where earlier.range.upperBound > later.range.lowerBound
             || (earlier.range.lowerBound == later.range.lowerBound && (earlier.range.isEmpty || later.range.isEmpty)) {
@@ -25,7 +30,7 @@ public struct TextEdit: Sendable, Hashable {
         for edit in sorted.reversed() {
             bytes.replaceSubrange(edit.range, with: Array(edit.replacement.utf8))
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }
 

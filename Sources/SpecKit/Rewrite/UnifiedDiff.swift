@@ -3,11 +3,18 @@
 /// Returns an empty string when the texts are equal. Lines keep their own endings, so a
 /// CRLF file shows its `\r`; a last line without a newline is marked the way `diff` marks it.
 public func unifiedDiff(old: String, new: String, path: String) -> String {
+    unifiedDiff(old: Array(old.utf8), new: Array(new.utf8), path: path)
+}
+
+/// The unified diff of two versions of a file's bytes; lines are compared byte for byte and shown as UTF-8.
+///
+/// `oldPath`/`newPath` default to `a/<path>` and `b/<path>`; a missing file is diffed as empty.
+public func unifiedDiff(old: [UInt8], new: [UInt8], path: String, oldPath: String? = nil, newPath: String? = nil) -> String {
     guard old != new else { return "" }
     let oldLines = splitLines(old)
     let newLines = splitLines(new)
     let operations = diffOperations(oldLines, newLines)
-    var output = "--- a/\(path)\n+++ b/\(path)\n"
+    var output = "--- \(oldPath ?? "a/" + path)\n+++ \(newPath ?? "b/" + path)\n"
     for hunk in hunks(operations, context: 3) {
         let slice = operations[hunk]
         let oldCount = slice.filter { $0.kind != .insert }.count
@@ -44,8 +51,7 @@ private func line(_ marker: String, _ bytes: ArraySlice<UInt8>) -> String {
     return bytes.last == UInt8(ascii: "\n") ? marker + text : marker + text + "\n\\ No newline at end of file\n"
 }
 
-private func splitLines(_ text: String) -> [ArraySlice<UInt8>] {
-    let bytes = Array(text.utf8)
+private func splitLines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
     var lines: [ArraySlice<UInt8>] = []
     var start = 0
     for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {

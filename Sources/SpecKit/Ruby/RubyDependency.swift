@@ -43,8 +43,16 @@ struct RubyDependency {
             if let commit = optionValues["commit"] { constraint = .revision(commit) }
             else if let tag = optionValues["tag"] { constraint = .revision(tag) }
             else { constraint = .branch(optionValues["branch"] ?? "HEAD") }
-            return make(name: name, origin: .git, constraint: constraint, versions: versionArguments, insertAfter: nameArgument.range.upperBound,
-                        context: context, shape: nil, reason: "a :git dependency is never rewritten")
+            var requirement = make(name: name, origin: .git, constraint: constraint, versions: versionArguments, insertAfter: nameArgument.range.upperBound,
+                                   context: context, shape: nil, reason: "a :git dependency is pinned to the commit its lock file records, not to a version")
+            if case .branch = constraint {
+                requirement.revisionShape = commitShape(options: Array(options))
+                if let shape = requirement.revisionShape {
+                    requirement.rawText = source.text(shape.range)
+                    requirement.span = source.span(shape.range)
+                }
+            }
+            return requirement
         }
 
         if versionArguments.isEmpty {
@@ -90,6 +98,22 @@ struct RubyDependency {
             }
         }
         return RewriteShape(range: last.range, prefix: last.open, suffix: last.close, deletions: deletions)
+    }
+
+    /// `:branch => 'main'` becomes `:commit => '<sha>'` (`branch: 'main'` becomes `commit: '<sha>'`); without a branch, one is added after `:git`.
+    private func commitShape(options: [RubyArgument]) -> RewriteShape? {
+        if let branch = options.first(where: { $0.key == "branch" }), branch.valueIndices.count == 1 {
+            let value = tokens[branch.valueIndices[0]]
+            guard value.isPlainString else { return nil }
+            let key = tokens[branch.tokenIndices[0]].kind == .label ? "commit: " : ":commit => "
+            return RewriteShape(range: branch.range, prefix: key + value.open, suffix: value.close)
+        }
+        guard let git = options.first(where: { $0.key == "git" }), let valueIndex = git.valueIndices.last else { return nil }
+        let value = tokens[valueIndex]
+        let labelled = tokens[git.tokenIndices[0]].kind == .label
+        let quote = value.open == "\"" ? "\"" : "'"
+        let at = git.range.upperBound
+        return RewriteShape(range: at..<at, prefix: ", " + (labelled ? "commit: " : ":commit => ") + quote, suffix: quote)
     }
 
     /// The requirement version arguments express, read as far as they are literal.

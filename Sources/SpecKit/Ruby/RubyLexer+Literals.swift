@@ -19,6 +19,8 @@ extension RubyLexer {
 
     /// Appends a string token with its delimiters.
     mutating func emitString(_ start: Int, _ value: String, open: String, close: String, interpolated: Bool) {
+        // Scanners may step past the end of an unterminated literal; a token never does.
+        index = min(index, bytes.count)
         var token = RubyToken(kind: .string, range: start..<index, text: value, spaceBefore: spaceBefore)
         token.open = open
         token.close = close
@@ -101,6 +103,7 @@ extension RubyLexer {
             }
             index += 1
         }
+        index = min(index, bytes.count)
     }
 
     /// Scans a non-interpolating literal with optional nesting of its bracket delimiters.

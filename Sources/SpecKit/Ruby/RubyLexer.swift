@@ -15,6 +15,7 @@ struct RubyLexer {
     /// Splits Ruby source into tokens; comments and newlines are kept as tokens.
     static func tokenize(_ source: SourceText) -> [RubyToken] {
         var lexer = RubyLexer(bytes: source.bytes)
+        lexer.index = source.bodyStart
         lexer.run()
         return lexer.tokens
     }
@@ -24,6 +25,7 @@ struct RubyLexer {
     func byte(_ offset: Int) -> UInt8 { offset < bytes.count ? bytes[offset] : 0 }
 
     mutating func emit(_ kind: RubyToken.Kind, _ start: Int, _ text: String) {
+        index = min(index, bytes.count)
         tokens.append(RubyToken(kind: kind, range: start..<index, text: text, spaceBefore: spaceBefore))
         spaceBefore = false
     }
@@ -46,7 +48,7 @@ struct RubyLexer {
 
     private mutating func run() {
         while index < bytes.count {
-            if index == 0 || bytes[index - 1] == UInt8(ascii: "\n") {
+            if index == 0 || bytes[index - 1] == UInt8(ascii: "\n") || (index == 3 && bytes.starts(with: [0xEF, 0xBB, 0xBF])) {
                 if skipLineStartConstructs() { return }
                 if index >= bytes.count { return }
             }

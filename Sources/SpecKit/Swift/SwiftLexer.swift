@@ -7,6 +7,7 @@ struct SwiftLexer {
     /// Splits Swift source into tokens; comments and white space are dropped.
     static func tokenize(_ source: SourceText) -> [SwiftToken] {
         var lexer = SwiftLexer(bytes: source.bytes)
+        lexer.index = source.bodyStart
         lexer.run()
         return lexer.tokens
     }
@@ -92,6 +93,12 @@ struct SwiftLexer {
         if byte(index + hashes) == UInt8(ascii: "\"") {
             index += hashes
             lexString(start, hashes: hashes)
+            return
+        }
+        if hashes > 1 {
+            // A run of `#` that opens no raw string is one token, so the run is scanned once, not once per `#`.
+            index += hashes
+            emit(.punct, start, String(decoding: bytes[start..<index], as: UTF8.self))
             return
         }
         index += 1

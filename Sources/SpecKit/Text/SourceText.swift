@@ -1,4 +1,7 @@
-/// A file's UTF-8 bytes with a line table, so readers can turn byte offsets into spans cheaply.
+/// A file's bytes with a line table, so readers can turn byte offsets into spans cheaply.
+///
+/// The bytes are never decoded as a whole: readers look at ASCII syntax only, so UTF-8,
+/// ISO-8859-1 and any other ASCII-compatible encoding read alike, and edits keep every other byte.
 struct SourceText: Sendable {
     /// The file's bytes.
     let bytes: [UInt8]
@@ -23,6 +26,9 @@ struct SourceText: Sendable {
     /// The number of bytes.
     var count: Int { bytes.count }
 
+    /// Where the text starts: after a UTF-8 byte order mark, when there is one.
+    var bodyStart: Int { bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0 }
+
     /// The 1-based line and column of a byte offset, found by binary search.
     func position(of offset: Int) -> (line: Int, column: Int) {
         var low = 0
@@ -40,9 +46,9 @@ struct SourceText: Sendable {
         return SourceSpan(range: range, line: line, column: column)
     }
 
-    /// The text of a byte range (invalid UTF-8 is repaired, which never happens for ranges readers produce).
+    /// The text of a byte range; bytes that are not UTF-8 (an ISO-8859-1 author name) are shown as U+FFFD, never written back.
     func text(_ range: Range<Int>) -> String {
-        String(decoding: bytes[range], as: UTF8.self)
+        String(decoding: bytes[range.clamped(to: 0..<bytes.count)], as: UTF8.self)
     }
 }
 

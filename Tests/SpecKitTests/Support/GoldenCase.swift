@@ -50,14 +50,13 @@ struct GoldenCase: Sendable, CustomStringConvertible {
                           directory: directory)
     }
 
-    /// The input file, byte for byte.
-    func input() throws -> String { try read("input") }
+    /// The input file, byte for byte (some fixtures are not UTF-8).
+    func input() throws -> [UInt8] { try read("input") }
 
     /// The expected output file, byte for byte.
-    func expected() throws -> String { try read("expected") }
+    func expected() throws -> [UInt8] { try read("expected") }
 
-    private func read(_ stem: String) throws -> String {
-        let url = directory.appendingPathComponent(stem + "." + Self.fileExtension(kind))
-        return String(decoding: try Data(contentsOf: url), as: UTF8.self)
+    private func read(_ stem: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: directory.appendingPathComponent(stem + "." + Self.fileExtension(kind))))
     }
 }

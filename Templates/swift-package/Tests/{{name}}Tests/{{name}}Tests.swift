@@ -1,5 +1,5 @@
 import XCTest
-@testable import {{name}}
+@testable import {{name_identifier}}
 
 final class {{Name}}Tests: XCTestCase {
     func testVersionIsTheModuleVersion() {

@@ -1,8 +1,8 @@
-import {{name}}Interface
+import {{name_identifier}}Interface
 
 /// The {{name}} behind `{{Name}}Service`. {{summary}}
 public final class {{Name}}: {{Name}}Service {
     public init() {}
 
-    public var version: String { {{name}}ModuleVersion.string }
+    public var version: String { {{name_identifier}}ModuleVersion.string }
 }

@@ -1,6 +1,6 @@
 import XCTest
-import {{name}}Interface
-@testable import {{name}}
+import {{name_identifier}}Interface
+@testable import {{name_identifier}}
 
 final class {{Name}}Tests: XCTestCase {
     func testImplementsItsInterface() {
