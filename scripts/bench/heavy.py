@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import sys
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 4
 # (name, share of the largest repository's size); seven repositories, a typical mid-size workspace.
 REPOSITORIES = [("Core", 1.0), ("Networking", 0.5), ("UIKitExtras", 0.3), ("Analytics", 0.2),
                 ("Storage", 0.12), ("Logging", 0.06), ("Utils", 0.03)]
@@ -46,6 +46,7 @@ def plan(largest_mb):
 
 
 def key(largest_mb):
+    largest_mb = float(largest_mb)
     text = json.dumps({"version": GENERATOR_VERSION, "largest_mb": largest_mb, "plan": plan(largest_mb)},
                       sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
@@ -111,15 +112,18 @@ def generate(spec, stream):
     tags = []
     releases = []
 
-    def commit(ref, message, changes, parent=None):
+    def commit(ref, message, changes, parent=None, at=None):
+        """A commit on `ref`; `at` dates it in the past (a fix on an old release branch)."""
         nonlocal when
-        when += max(60, int(span / spec["commits"] * rng.uniform(0.2, 1.8)))
+        if at is None:
+            when += max(60, int(span / spec["commits"] * rng.uniform(0.2, 1.8)))
+        stamp = at or when
         marks = [(path, stream.blob(payload)) for path, payload in changes]
         author = rng.choice(authors)
         stream.mark += 1
         stream.write(f"commit {ref}\nmark :{stream.mark}\n"
-                     f"author {author[0]} <{author[1]}> {when} +0000\n"
-                     f"committer {author[0]} <{author[1]}> {when} +0000\n")
+                     f"author {author[0]} <{author[1]}> {stamp} +0000\n"
+                     f"committer {author[0]} <{author[1]}> {stamp} +0000\n")
         stream.data(message)
         if parent:
             stream.write(f"from {parent}\n")
@@ -156,17 +160,29 @@ def generate(spec, stream):
             version = f"{1 + number * 12 // spec['commits'] // 4}.{number * 12 // spec['commits'] % 4}.0"
             tags.append((version, last))
             if len(tags) % 3 == 0:
-                releases.append((version, last))
-    for version, mark in releases:
+                releases.append((version, last, when))
+    # As in real repositories, release branches end years before today's main: their fixes are as old
+    # as the release they fix.
+    release_tips = []
+    for version, mark, stamp in releases:
         fix = rng.choice(paths)
         files_fix = files[fix] + [f"// fix for {version}"]
-        commit(f"refs/heads/release/{version}", f"Fix for {version}\n", [(fix, "\n".join(files_fix) + "\n")],
-               parent=f":{mark}")
+        release_tips.append(stamp)
+        release_tips[-1] = commit(f"refs/heads/release/{version}", f"Fix for {version}\n", [(fix, "\n".join(files_fix) + "\n")],
+               parent=f":{mark}", at=stamp + 3 * 86400)
     develop = f":{last}"
     for number in range(5):
         path = rng.choice(paths)
         text = "\n".join(files[path] + [f"// wip {number}"]) + "\n"
         develop = ":%d" % commit("refs/heads/develop", f"Work in progress {number}\n", [(path, text)], parent=develop)
+    # ...except the oldest one, a long-term-support line that still gets backports: its newest commit
+    # is today's, on top of years-old history.
+    if releases:
+        version = releases[0][0]
+        fix = rng.choice(paths)
+        text = "\n".join(files[fix] + [f"// backport to {version}"]) + "\n"
+        commit(f"refs/heads/release/{version}", f"Backport to {version}\n", [(fix, text)],
+               parent=f":{release_tips[0]}", at=when + 86400)
     for index, (version, mark) in enumerate(tags):
         if index % 2:
             stream.write(f"reset refs/tags/{version}\nfrom :{mark}\n\n")
@@ -192,6 +208,7 @@ def build_one(spec, path, env):
 
 def cached_remotes(largest_mb, env):
     """The directory of generated bare repositories for this size, built once and then reused."""
+    largest_mb = float(largest_mb)
     directory = os.path.join(cache_root(), f"heavy-v{GENERATOR_VERSION}-{largest_mb:g}mb-{key(largest_mb)}")
     if os.path.isfile(os.path.join(directory, "complete")):
         say(f"using cached fixture {directory}")
@@ -199,9 +216,13 @@ def cached_remotes(largest_mb, env):
     building = directory + f".building-{os.getpid()}"
     shutil.rmtree(building, ignore_errors=True)
     os.makedirs(building)
-    for spec in plan(largest_mb):
-        say(f"generating {spec['name']} ({spec['commits']} commits, {spec['files']} files)")
-        build_one(spec, os.path.join(building, f"{spec['name']}.git"), env)
+    try:
+        for spec in plan(largest_mb):
+            say(f"generating {spec['name']} ({spec['commits']} commits, {spec['files']} files)")
+            build_one(spec, os.path.join(building, f"{spec['name']}.git"), env)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
     with open(os.path.join(building, "complete"), "w") as handle:
         json.dump(plan(largest_mb), handle, indent=1)
     shutil.rmtree(directory, ignore_errors=True)
