@@ -5,7 +5,7 @@ import Glibc
 
 /// A temporary directory with a real bare remote (`remote.git`, three commits on `main`, tag `v1`) and the
 /// working repository (`work`) that pushes to it; for the transfer engine and object cache tests.
-final class TransferSandbox {
+final class TransferSandbox: Sendable {
     let root: String
     var remote: String { root + "/remote.git" }
     var remoteURL: String { "file://" + remote }
