@@ -5,6 +5,7 @@ on one fixture of N module repositories served as local bare remotes. Standard l
 import argparse
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -209,6 +210,8 @@ def bench_pin(binary, root, env, runs):
 
 
 def main():
+    # SIGTERM unwinds like an exception, so servers are stopped and the fixture removed
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     parser = argparse.ArgumentParser()
     parser.add_argument("count", nargs="?", type=int, default=100)
     parser.add_argument("--modkit", required=True)

@@ -2,8 +2,9 @@
 `git fast-import` file (fixed seed, fixed dates: the same bytes on every machine), cached between runs.
 
 Each repository has years of history on `main` (thousands of commits over thousands of text files, a few
-big binary assets re-committed now and then), `develop` a little ahead of `main`, release branches with
-fixes, and lightweight and annotated tags. Standard library only."""
+big binary assets re-committed now and then), `next` a little ahead of `main`, maintenance branches (`1.2.x`) with
+fixes (the oldest still getting backports), stale `feature/*` branches, and about a hundred lightweight and
+annotated tags, as hosted repositories have. Standard library only."""
 
 import hashlib
 import json
@@ -13,7 +14,7 @@ import shutil
 import subprocess
 import sys
 
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 8
 # (name, share of the largest repository's size); seven repositories, a typical mid-size workspace.
 REPOSITORIES = [("Core", 1.0), ("Networking", 0.5), ("UIKitExtras", 0.3), ("Analytics", 0.2),
                 ("Storage", 0.12), ("Logging", 0.06), ("Utils", 0.03)]
@@ -111,6 +112,7 @@ def generate(spec, stream):
     when = START
     tags = []
     releases = []
+    features = []
 
     def commit(ref, message, changes, parent=None, at=None):
         """A commit on `ref`; `at` dates it in the past (a fix on an old release branch)."""
@@ -156,32 +158,42 @@ def generate(spec, stream):
             paths.append(path)
             changes.append((path, "\n".join(files[path]) + "\n"))
         last = commit("refs/heads/main", f"Change {number}: {' '.join(rng.choices(WORDS, k=5))}\n", changes)
-        if number % max(1, spec["commits"] // 12) == 0:
-            version = f"{1 + number * 12 // spec['commits'] // 4}.{number * 12 // spec['commits'] % 4}.0"
+        # stale feature branches, as on any hosted repository: a commit off main, years ago
+        if number % max(1, spec["commits"] // 30) == 0 and number < spec["commits"] * 0.8:
+            features.append((number, last, when))
+        # a release every ~1% of the history (Alamofire has ~100 tags), a maintenance line every 15th
+        if number % max(10, spec["commits"] // 100) == 0:
+            count = len(tags)
+            version = f"{1 + count // 25}.{count // 5 % 5}.{count % 5}"
             tags.append((version, last))
-            if len(tags) % 3 == 0:
+            if count % 15 == 14:
                 releases.append((version, last, when))
     # As in real repositories, release branches end years before today's main: their fixes are as old
     # as the release they fix.
+    for number, mark, stamp in features:
+        path = rng.choice(paths)
+        text = "\n".join(files[path] + [f"// experiment {number}"]) + "\n"
+        commit(f"refs/heads/feature/experiment-{number:05d}", f"Experiment {number}\n", [(path, text)],
+               parent=f":{mark}", at=stamp + 3600)
     release_tips = []
     for version, mark, stamp in releases:
         fix = rng.choice(paths)
         files_fix = files[fix] + [f"// fix for {version}"]
         release_tips.append(stamp)
-        release_tips[-1] = commit(f"refs/heads/release/{version}", f"Fix for {version}\n", [(fix, "\n".join(files_fix) + "\n")],
+        release_tips[-1] = commit(f"refs/heads/{version.rsplit('.', 1)[0]}.x", f"Fix for {version}\n", [(fix, "\n".join(files_fix) + "\n")],
                parent=f":{mark}", at=stamp + 3 * 86400)
-    develop = f":{last}"
+    next_tip = f":{last}"
     for number in range(5):
         path = rng.choice(paths)
         text = "\n".join(files[path] + [f"// wip {number}"]) + "\n"
-        develop = ":%d" % commit("refs/heads/develop", f"Work in progress {number}\n", [(path, text)], parent=develop)
+        next_tip = ":%d" % commit("refs/heads/next", f"Work in progress {number}\n", [(path, text)], parent=next_tip)
     # ...except the oldest one, a long-term-support line that still gets backports: its newest commit
     # is today's, on top of years-old history.
     if releases:
         version = releases[0][0]
         fix = rng.choice(paths)
         text = "\n".join(files[fix] + [f"// backport to {version}"]) + "\n"
-        commit(f"refs/heads/release/{version}", f"Backport to {version}\n", [(fix, text)],
+        commit(f"refs/heads/{version.rsplit('.', 1)[0]}.x", f"Backport to {version}\n", [(fix, text)],
                parent=f":{release_tips[0]}", at=when + 86400)
     for index, (version, mark) in enumerate(tags):
         if index % 2:

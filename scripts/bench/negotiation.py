@@ -11,6 +11,7 @@ import argparse
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -58,6 +59,8 @@ def describe(remote, oid, tip, env):
 
 
 def main():
+    # SIGTERM unwinds like an exception, so servers are stopped and the fixture removed
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     parser = argparse.ArgumentParser()
     parser.add_argument("--modkit", required=True)
     parser.add_argument("--heavy-size", type=float, default=100)
