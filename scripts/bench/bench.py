@@ -5,6 +5,7 @@ on one fixture of N module repositories served as local bare remotes. Standard l
 import argparse
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -14,6 +15,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 import fixture  # noqa: E402
 import peers  # noqa: E402
+import timing  # noqa: E402
 from timing import Tool, remove_clones, run, timed  # noqa: E402
 
 
@@ -44,22 +46,19 @@ class ModkitTool(Tool):
 class GitTool(Tool):
     """Plain git, one process per repository, xargs -P<cores> wide."""
 
-    def __init__(self, workspace, modules, remotes, parallel):
+    def __init__(self, workspace, modules, url_base, parallel):
         super().__init__(f"git xargs -P{parallel}", workspace)
         self.modules = modules
-        self.remotes = remotes
+        self.url_base = url_base
         self.parallel = parallel
 
     def xargs(self, script, env):
         lines = "\n".join(self.modules) + "\n"
-        start = time.perf_counter()
-        subprocess.run(["xargs", f"-P{self.parallel}", "-I{}", "sh", "-c", script], input=lines, text=True,
-                       cwd=self.workspace, env=env, check=True, stdout=subprocess.DEVNULL)
-        return time.perf_counter() - start
+        return timed(["xargs", f"-P{self.parallel}", "-I{}", "sh", "-c", script], self.workspace, env, input=lines)
 
     def fresh(self, env):
         remove_clones(self.workspace)
-        return self.xargs(f"git clone -q -b main file://{self.remotes}/{{}}.git Libs/{{}}", env)
+        return self.xargs(f"git clone -q -b main {self.url_base}/{{}}.git Libs/{{}}", env)
 
     def sync(self, env):
         return self.xargs("git -C Libs/{} fetch -q origin && git -C Libs/{} merge -q --ff-only @{u}", env)
@@ -96,10 +95,13 @@ def attempt(tool, method, env):
         return f"failed: {str(error).strip().splitlines()[-1][:200] if str(error).strip() else error}"
 
 
-def measure(tools, runs, fx, env, only=None):
-    """Per operation and tool, every sample; tools interleaved within each run."""
+def measure(tools, runs, fx, env, only=None, peaks=None, around=None):
+    """Per operation and tool, every sample; tools interleaved within each run. `peaks` (a dict) gets the
+    peak resident KiB per operation and tool; `around(label, "before"|"after")` runs around each operation."""
     samples = {}
     for label, method, prepare in OPERATIONS:
+        if around:
+            around(label, "before")
         if only and SHORT[label] not in only:
             if method == "fresh":  # the later operations need the clones
                 for tool in tools:
@@ -113,7 +115,13 @@ def measure(tools, runs, fx, env, only=None):
             # Interleave the tools, rotating who goes first, so drift on the machine hits all alike.
             order = tools[index % len(tools):] + tools[:index % len(tools)]
             for tool in order:
+                timing.last_peak_kb = 0
                 samples[label][tool.name].append(attempt(tool, method, env))
+                if peaks is not None:
+                    peaks.setdefault(label, {})[tool.name] = max(peaks.get(label, {}).get(tool.name, 0),
+                                                                 timing.last_peak_kb)
+        if around:
+            around(label, "after")
         line = "  ".join(f"{name} {summary(values)}" for name, values in samples[label].items())
         print(f"  measured {label}: {line}", file=sys.stderr, flush=True)
     return samples
@@ -202,6 +210,8 @@ def bench_pin(binary, root, env, runs):
 
 
 def main():
+    # SIGTERM unwinds like an exception, so servers are stopped and the fixture removed
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     parser = argparse.ArgumentParser()
     parser.add_argument("count", nargs="?", type=int, default=100)
     parser.add_argument("--modkit", required=True)
@@ -211,10 +221,26 @@ def main():
                         "(default: modkit's own defaults)")
     parser.add_argument("--only", help="comma list of operations to measure (fresh,noop,update,status,forall)")
     parser.add_argument("--keep", action="store_true", help="keep the fixture directory")
+    parser.add_argument("--heavy", action="store_true", help="the heavy fixture (heavy.py) instead of N tiny repositories")
+    parser.add_argument("--heavy-size", type=float, default=100, help="MB of pack of the heavy fixture's largest repository")
+    parser.add_argument("--transport", default="git", help="heavy fixture: file, git, http, a comma list, or all")
     options = parser.parse_args()
     options.modkit = os.path.abspath(options.modkit)
 
     root = tempfile.mkdtemp(prefix="modkit-bench-")
+    if options.heavy:
+        import heavy_bench
+        options.root = root
+        if "--runs" not in sys.argv:
+            options.runs = 3
+        try:
+            heavy_bench.main(options)
+        finally:
+            if options.keep:
+                print(f"kept {root}", file=sys.stderr)
+            else:
+                shutil.rmtree(root, ignore_errors=True)
+        return
     env = fixture.isolated_env(root)
     cores = os.cpu_count() or 1
     try:
@@ -224,7 +250,7 @@ def main():
         fx.build()
         jobs = [int(value) for value in options.jobs.split(",")] if options.jobs else [None]
         modkits = [ModkitTool(options.modkit, fx.workspace(f"modkit{j or ''}", options.count), j) for j in jobs]
-        git = GitTool(fx.plain_workspace("git"), fx.names, fx.remotes, cores)
+        git = GitTool(fx.plain_workspace("git"), fx.names, fx.url_base, cores)
         tools = modkits + [git]
         if options.peers:
             tools += peers.make_peers(fx, root, env)

@@ -26,6 +26,7 @@ class Fixture:
         self.names = [f"Mod{index:03d}" for index in range(1, count + 1)]
         self.remotes = os.path.join(root, "remotes")
         self.sources = os.path.join(root, "src")
+        self.url_base = f"file://{self.remotes}"
 
     def git(self, *args, cwd=None):
         subprocess.run(["git", *args], cwd=cwd or self.root, env=self.env, check=True,
@@ -71,7 +72,7 @@ class Fixture:
         path = os.path.join(self.root, label)
         os.makedirs(path, exist_ok=True)
         with open(os.path.join(path, "modkit.yml"), "w") as manifest:
-            manifest.write(f"version: 1\nworkspace: Bench\ndefaults:\n  url-base: file://{self.remotes}\n"
+            manifest.write(f"version: 1\nworkspace: Bench\ndefaults:\n  url-base: {self.url_base}\n"
                            "  revision: main\nmodules:\n")
             for name in self.names:
                 manifest.write(f"  - name: {name}\n    url: {name}.git\n    path: Libs/{name}\n")

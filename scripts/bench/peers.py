@@ -66,7 +66,7 @@ class Peer(Tool):
         self.jobs = jobs
 
     def url(self, module):
-        return f"file://{self.fx.remotes}/{module}.git"
+        return f"{self.fx.url_base}/{module}.git"
 
     def clear(self):
         remove_clones(self.workspace)
@@ -83,7 +83,7 @@ class West(Peer):
         super().__init__("west (serial)", fx, root, env, jobs)
         self.west = os.path.join(bindir, "west")
         projects = "".join(f"    - name: {m}\n      repo-path: {m}.git\n      path: Libs/{m}\n" for m in fx.names)
-        manifest = (f"manifest:\n  remotes:\n    - name: local\n      url-base: file://{fx.remotes}\n"
+        manifest = (f"manifest:\n  remotes:\n    - name: local\n      url-base: {fx.url_base}\n"
                     f"  defaults:\n    remote: local\n    revision: main\n  projects:\n{projects}"
                     "  self:\n    path: manifest\n")
         manifest_repository(os.path.join(self.workspace, "manifest"), None, self.env, {"west.yml": manifest})

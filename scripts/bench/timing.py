@@ -3,20 +3,46 @@
 import os
 import shutil
 import subprocess
+import sys
 import time
 
 
-def run(command, cwd, env, check=True, stdin=None):
-    result = subprocess.run(command, cwd=cwd, env=env, shell=isinstance(command, str), stdin=stdin,
+# The peak resident memory (KiB) of the largest process of the last command `run` waited for.
+last_peak_kb = 0
+
+
+class MeasuredPopen(subprocess.Popen):
+    """Popen that reaps its child with wait4, keeping the maximum resident set of the process tree."""
+
+    peak_kb = 0
+
+    def _try_wait(self, wait_flags):
+        try:
+            pid, status, usage = os.wait4(self.pid, wait_flags)
+        except ChildProcessError:
+            return self.pid, 0
+        if pid == self.pid:
+            # Linux reports KiB, macOS bytes
+            self.peak_kb = usage.ru_maxrss // (1024 if sys.platform == "darwin" else 1)
+        return pid, status
+
+
+def run(command, cwd, env, check=True, stdin=None, input=None):
+    """Runs `command`; its peak memory lands in `last_peak_kb`."""
+    global last_peak_kb
+    process = MeasuredPopen(command, cwd=cwd, env=env, shell=isinstance(command, str),
+                            stdin=subprocess.PIPE if input is not None else stdin,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    if check and result.returncode != 0:
-        raise RuntimeError(f"{command} failed ({result.returncode}) in {cwd}: {result.stderr[-2000:]}")
-    return result.returncode
+    _, stderr = process.communicate(input)
+    last_peak_kb = process.peak_kb
+    if check and process.returncode != 0:
+        raise RuntimeError(f"{command} failed ({process.returncode}) in {cwd}: {stderr[-2000:]}")
+    return process.returncode
 
 
-def timed(command, cwd, env, check=True, stdin=None):
+def timed(command, cwd, env, check=True, stdin=None, input=None):
     start = time.perf_counter()
-    run(command, cwd, env, check, stdin)
+    run(command, cwd, env, check, stdin, input)
     return time.perf_counter() - start
 
 

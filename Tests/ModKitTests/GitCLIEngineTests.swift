@@ -1,0 +1,128 @@
+import Foundation
+import GitKit
+@testable import ModKit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Collects progress reports from the engine's worker.
+final class ProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reports: [TransferProgress] = []
+    func record(_ progress: TransferProgress) { lock.withLock { reports.append(progress) } }
+    var all: [TransferProgress] { lock.withLock { reports } }
+}
+
+@Suite struct GitCLIEngineTests {
+    let engine = GitCLIEngine()
+
+    @Test func clonesOverFileWithoutWorkTreeAndReportsProgress() throws {
+        let sandbox = try TransferSandbox()
+        let log = ProgressLog()
+        let summary = try engine.clone(url: sandbox.remoteURL, to: sandbox.path("clone"),
+                                       options: TransferOptions(progress: { log.record($0) }))
+        #expect(try sandbox.git("-C", "clone", "rev-parse", "origin/main") == sandbox.git("-C", "work", "rev-parse", "main"))
+        #expect(try sandbox.git("-C", "clone", "tag", "--list") == "v1")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("clone")) == [".git"])
+        // 3 commits, 3 trees, 3 blobs, 1 tag
+        #expect(summary.progress.totalObjects == 10)
+        #expect(summary.progress.receivedObjects == 10)
+        #expect(summary.progress.receivedBytes > 0)
+        #expect(log.all.last?.receivedObjects == 10)
+    }
+
+    @Test func fetchUpdatesBranchesAndNewTagsButKeepsAMovedLocalTag() throws {
+        let sandbox = try TransferSandbox()
+        _ = try engine.clone(url: sandbox.remoteURL, to: sandbox.path("clone"), options: TransferOptions())
+        let oldV1 = try sandbox.git("-C", "clone", "rev-parse", "v1")
+        let newer = try sandbox.commit("new.txt", "new\n", push: true)
+        try sandbox.git("-C", "work", "tag", "-f", "-a", "v1", "-m", "moved")
+        try sandbox.git("-C", "work", "tag", "v2")
+        try sandbox.git("-C", "work", "push", "-q", "-f", "origin", "--tags")
+
+        let summary = try engine.fetch(repository: sandbox.path("clone"), remote: "origin", options: TransferOptions())
+        #expect(try sandbox.git("-C", "clone", "rev-parse", "origin/main") == newer)
+        #expect(try sandbox.git("-C", "clone", "rev-parse", "v2^{commit}") == newer)
+        #expect(try sandbox.git("-C", "clone", "rev-parse", "v1") == oldV1)
+        #expect(summary.keptTags == ["v1"])
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/lib/git-core/git-daemon")
+                   || FileManager.default.isExecutableFile(atPath: "/usr/libexec/git-core/git-daemon")))
+    func clonesAndFetchesOverGitDaemon() throws {
+        let sandbox = try TransferSandbox()
+        let daemon = try LoopbackGitDaemon(serving: sandbox.root)
+        defer { daemon.stop() }
+        _ = try engine.clone(url: daemon.url("remote.git"), to: sandbox.path("clone"), options: TransferOptions())
+        let newer = try sandbox.commit("daemon.txt", "over git://\n", push: true)
+        let summary = try engine.fetch(repository: sandbox.path("clone"), remote: "origin", options: TransferOptions())
+        #expect(try sandbox.git("-C", "clone", "rev-parse", "origin/main") == newer)
+        // one commit, one tree, one blob: what git's own negotiation asks for
+        #expect(summary.progress.totalObjects == 3)
+        #expect(try sandbox.git("-C", "clone", "fsck", "--no-progress").isEmpty)
+    }
+
+    @Test func shallowAndPartialClones() throws {
+        let sandbox = try TransferSandbox()
+        _ = try engine.clone(url: sandbox.remoteURL, to: sandbox.path("shallow"), options: TransferOptions(depth: 1))
+        #expect(try sandbox.git("-C", "shallow", "rev-list", "--count", "origin/main") == "1")
+        #expect(FileManager.default.fileExists(atPath: sandbox.path("shallow/.git/shallow")))
+
+        _ = try engine.clone(url: sandbox.remoteURL, to: sandbox.path("partial"), options: TransferOptions(filter: "blob:none"))
+        #expect(try sandbox.git("-C", "partial", "config", "remote.origin.promisor") == "true")
+        #expect(try sandbox.git("-C", "partial", "rev-list", "--count", "origin/main") == "3")
+    }
+
+    @Test func failureNamesTheCommandWithoutTheCredential() throws {
+        let sandbox = try TransferSandbox()
+        let error = #expect(throws: ModKitError.self) {
+            try engine.clone(url: "http://ada:s3cret@127.0.0.1:9/x.git", to: sandbox.path("clone"), options: TransferOptions())
+        }
+        let text = (error?.message ?? "") + (error?.hint ?? "")
+        #expect(text.contains("ada@127.0.0.1:9/x.git"))
+        #expect(!text.contains("s3cret"))
+        #expect(error?.hint?.contains("reachable") == true)
+    }
+
+    @Test func aStalledServerIsStoppedAfterTheTimeout() throws {
+        let sandbox = try TransferSandbox()
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0 && listen(fd, 4) == 0)
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        let port = UInt16(bigEndian: address.sin_port)
+        // accepts the connection (the kernel's backlog) and never answers
+        let start = Date()
+        let error = #expect(throws: ModKitError.self) {
+            try engine.clone(url: "git://127.0.0.1:\(port)/silent.git", to: sandbox.path("clone"),
+                             options: TransferOptions(stallTimeout: 1))
+        }
+        #expect(error?.message.contains("no progress for 1 s") == true)
+        #expect(Date().timeIntervalSince(start) < 10)
+    }
+
+    @Test func progressParserReadsGitsWording() {
+        var parser = GitProgressParser()
+        let enumerating = parser.consume("remote: Enumerating objects: 12, done.")
+        #expect(!enumerating)
+        let receiving = parser.consume("Receiving objects:  45% (1234/2742), 12.50 MiB | 5.00 MiB/s")
+        #expect(receiving)
+        #expect(parser.progress.receivedObjects == 1234)
+        #expect(parser.progress.totalObjects == 2742)
+        #expect(parser.progress.receivedBytes == 13_107_200)
+        let resolving = parser.consume("Resolving deltas: 100% (10/10), done.")
+        #expect(resolving)
+        #expect(parser.progress.indexedDeltas == 10)
+        #expect(GitProcess.clobberedTag(" ! [rejected]        v1         -> v1  (would clobber existing tag)") == "v1")
+    }
+}

@@ -1,0 +1,152 @@
+"""`scripts/bench.sh --heavy`: modkit, plain git (xargs -P), the git-CLI transfer engine prototype and the
+peers on the heavy fixture (see heavy.py), over file://, git:// (git daemon) and smart HTTP (git
+http-backend), interleaved. Reports median seconds, ratios to git, peak memory, and for update sync the
+bytes each tool's clones grew by and their `.git` size after the updates."""
+
+import os
+import shutil
+import subprocess
+import sys
+
+import bench
+import fixture
+import heavy
+import peers
+import servers
+from timing import remove_clones
+
+
+class HeavyFixture(fixture.Fixture):
+    """The cached heavy repositories, hard-link copied as this run's remotes."""
+
+    def __init__(self, root, size_mb, env):
+        super().__init__(root, 0, env)
+        self.names = heavy.names()
+        self.count = len(self.names)
+        self.size_mb = size_mb
+
+    def build(self):
+        heavy.copy_remotes(heavy.cached_remotes(self.size_mb, self.env), self.remotes)
+
+    def push_commit_everywhere(self, round_index):
+        for name in self.names:
+            heavy.push_commit(os.path.join(self.remotes, f"{name}.git"), round_index, self.env)
+
+
+class EngineProtoTool(bench.GitTool):
+    """What modkit sync does once the git-CLI engine (Sources/ModKit/Sync/GitCLIEngine.swift) is wired in:
+    the same git commands, `-j` wide. With `cache`, every clone borrows objects from a bare mirror per url
+    that is updated first (ObjectCache.swift), so a warm cache transfers almost nothing."""
+
+    def __init__(self, workspace, modules, url_base, parallel, cache=None):
+        super().__init__(workspace, modules, url_base, parallel)
+        self.name = f"git-engine proto -j{parallel}" + (" warm cache" if cache else "")
+        self.cache = cache
+        if cache:
+            os.makedirs(cache, exist_ok=True)
+
+    def fresh(self, env):
+        remove_clones(self.workspace)
+        url = f"{self.url_base}/{{}}.git"
+        clone = f"git clone -q --no-checkout {url} Libs/{{}}"
+        if self.cache:
+            clone = f"{self.update_mirror()} && git clone -q --no-checkout --reference-if-able {self.cache}/{{}}.git {url} Libs/{{}}"
+        return self.xargs(f"{clone} && git -C Libs/{{}} checkout -q -B main origin/main", env)
+
+    def update_mirror(self):
+        mirror = f"{self.cache}/{{}}.git"
+        return (f"(test -d {mirror} || git clone -q --mirror {self.url_base}/{{}}.git {mirror}) && "
+                f"git -C {mirror} fetch -q --prune origin")
+
+    def warm(self, env):
+        """Fills the cache (untimed), as an earlier workspace's sync would have."""
+        if self.cache:
+            self.xargs(self.update_mirror(), env)
+
+    def sync(self, env):
+        fetch = ("git -C Libs/{} fetch -q --prune --no-tags origin "
+                 "'+refs/heads/*:refs/remotes/origin/*' 'refs/tags/*:refs/tags/*'")
+        return self.xargs(f"{fetch} && git -C Libs/{{}} merge -q --ff-only origin/main", env)
+
+
+def directory_bytes(path):
+    total = 0
+    for base, _, files in os.walk(path):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(base, name)).st_size
+            except OSError:
+                pass
+    return total
+
+
+def git_dir_bytes(tool, names):
+    return sum(directory_bytes(os.path.join(tool.workspace, "Libs", name, ".git")) for name in names)
+
+
+def print_peaks(peaks, tools):
+    print("\npeak resident memory (largest process, MiB; below ~20 is the bench's own fork):")
+    for label, by_tool in peaks.items():
+        print(f"  {label}: " + ", ".join(f"{tool.name} {by_tool.get(tool.name, 0) / 1024:.0f}" for tool in tools))
+
+
+def run_transport(transport, options, fx, root, env, cores):
+    """One interleaved measurement of every tool over one transport; prints its tables."""
+    base = os.path.join(root, transport)
+    os.makedirs(base, exist_ok=True)
+    with servers.TRANSPORTS[transport](fx.remotes, env) as server:
+        fx.url_base = server.url_base
+        fx.root = base
+        jobs = [int(value) for value in options.jobs.split(",")] if options.jobs else [None]
+        tools = [bench.ModkitTool(options.modkit, fx.workspace(f"modkit{j or ''}", fx.count), j) for j in jobs]
+        git = bench.GitTool(fx.plain_workspace("git"), fx.names, fx.url_base, cores)
+        tools.append(git)
+        proto_jobs = max(4, cores * 2)
+        tools.append(EngineProtoTool(fx.plain_workspace("proto"), fx.names, fx.url_base, proto_jobs))
+        tools.append(EngineProtoTool(fx.plain_workspace("proto-cache"), fx.names, fx.url_base, proto_jobs,
+                                     cache=os.path.join(base, "object-cache")))
+        if options.peers:
+            tools += peers.make_peers(fx, base, env)
+        for tool in tools:
+            if isinstance(tool, EngineProtoTool):
+                tool.warm(env)
+        peaks, sizes = {}, {}
+
+        def around(label, phase):
+            if label == "update sync":
+                for tool in tools:
+                    sizes.setdefault(tool.name, {})[phase] = git_dir_bytes(tool, fx.names)
+
+        only = options.only.split(",") if options.only else None
+        samples = bench.measure(tools, options.runs, fx, env, only, peaks, around)
+        bench.verify(tools, fx, env)
+        print(f"\n## heavy fixture over {transport}: {fx.count} repositories (largest ~{fx.size_mb:g} MB of pack), "
+              f"median of {options.runs} runs, {cores} cores; git driven by xargs -P{cores}\n")
+        bench.print_table(samples, tools, git.name)
+        print_peaks(peaks, tools)
+        if "after" in sizes.get(git.name, {}) and options.runs:
+            print(f"\nupdate sync, {options.runs} updates of one commit per remote: .git growth per update and "
+                  ".git size after them (all repositories)")
+            base_growth = (sizes[git.name]["after"] - sizes[git.name]["before"]) / options.runs
+            for tool in tools:
+                size = sizes.get(tool.name, {})
+                if "after" not in size:
+                    continue
+                growth = (size["after"] - size["before"]) / options.runs
+                print(f"  {tool.name}: {growth / 1024:.0f} KiB per update ({growth / max(base_growth, 1):.1f}x git), "
+                      f".git {size['after'] / 2**20:.0f} MiB ({size['after'] / max(sizes[git.name]['after'], 1):.2f}x git)")
+        sys.stdout.flush()
+
+
+def main(options):
+    root = options.root
+    env = fixture.isolated_env(root)
+    cores = os.cpu_count() or 1
+    fx = HeavyFixture(root, options.heavy_size, env)
+    fx.build()
+    transports = list(servers.TRANSPORTS) if options.transport == "all" else options.transport.split(",")
+    for transport in transports:
+        if transport not in servers.TRANSPORTS:
+            raise SystemExit(f"unknown transport {transport!r}: use file, git, http or all")
+    for transport in transports:
+        run_transport(transport, options, fx, root, env, cores)

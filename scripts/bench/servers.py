@@ -1,0 +1,155 @@
+"""git:// and smart HTTP servers on 127.0.0.1 for the heavy benchmark: `git daemon`, and `git http-backend`
+behind a small http.server CGI wrapper (this file run as a script). Both are context managers that stop
+their server on exit; GIT_TRACE_PACKET and the like in `env` reach git upload-pack."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_listening(port, process, timeout=15):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"server on port {port} exited with {process.returncode}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"nothing listens on 127.0.0.1:{port} after {timeout}s")
+
+
+class Server:
+    """A server process serving every repository under `root`; `url_base` is where modules live."""
+
+    def __init__(self, root, env):
+        self.root = root
+        self.env = env
+        self.process = None
+        self.url_base = None
+
+    def __enter__(self):
+        port = free_port()
+        self.process = subprocess.Popen(self.command(port), env=self.env, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True)
+        wait_listening(port, self.process)
+        self.url_base = self.base(port)
+        return self
+
+    def __exit__(self, *exc):
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, 15)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, 9)
+                self.process.wait()
+
+
+class GitDaemon(Server):
+    def command(self, port):
+        exec_path = subprocess.run(["git", "--exec-path"], stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+        return [os.path.join(exec_path, "git-daemon"), "--reuseaddr", "--export-all", "--enable=receive-pack",
+                f"--base-path={self.root}", "--listen=127.0.0.1", f"--port={port}", self.root]
+
+    def base(self, port):
+        return f"git://127.0.0.1:{port}"
+
+
+class HTTPBackend(Server):
+    def command(self, port):
+        return [sys.executable, os.path.abspath(__file__), self.root, str(port)]
+
+    def base(self, port):
+        return f"http://127.0.0.1:{port}"
+
+
+class FileTransport:
+    """file:// needs no server."""
+
+    def __init__(self, root, env):
+        self.url_base = f"file://{root}"
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        pass
+
+
+TRANSPORTS = {"file": FileTransport, "git": GitDaemon, "http": HTTPBackend}
+
+
+def serve_http(root, port):
+    """`git http-backend` as CGI, streaming the request body to it and its answer back."""
+    import shutil
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.0"
+
+        def log_message(self, *args):
+            pass
+
+        def do_GET(self):
+            self.serve()
+
+        def do_POST(self):
+            self.serve()
+
+        def serve(self):
+            path, _, query = self.path.partition("?")
+            env = dict(os.environ, GIT_PROJECT_ROOT=root, GIT_HTTP_EXPORT_ALL="1", PATH_INFO=path,
+                       QUERY_STRING=query, REQUEST_METHOD=self.command, REMOTE_ADDR="127.0.0.1",
+                       CONTENT_TYPE=self.headers.get("Content-Type", ""), GIT_HTTP_RECEIVE_PACK="1",
+                       REMOTE_USER="bench")
+            chunked = self.headers.get("Transfer-Encoding", "").lower() == "chunked"
+            if not chunked:
+                env["CONTENT_LENGTH"] = self.headers.get("Content-Length", "0")
+            for header, name in (("Content-Encoding", "HTTP_CONTENT_ENCODING"), ("Git-Protocol", "GIT_PROTOCOL")):
+                if self.headers.get(header):
+                    env[name] = self.headers[header]
+            backend = subprocess.Popen(["git", "http-backend"], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            if self.command == "POST":
+                if chunked:
+                    while True:
+                        size = int(self.rfile.readline().strip().split(b";")[0], 16)
+                        if size == 0:
+                            self.rfile.readline()
+                            break
+                        backend.stdin.write(self.rfile.read(size))
+                        self.rfile.readline()
+                else:
+                    backend.stdin.write(self.rfile.read(int(env["CONTENT_LENGTH"])))
+            backend.stdin.close()
+            status, headers = 200, []
+            while True:
+                line = backend.stdout.readline().rstrip(b"\r\n")
+                if not line:
+                    break
+                name, _, value = line.decode().partition(":")
+                if name.lower() == "status":
+                    status = int(value.strip().split()[0])
+                else:
+                    headers.append((name, value.strip()))
+            self.send_response(status)
+            for name, value in headers:
+                self.send_header(name, value)
+            self.end_headers()
+            shutil.copyfileobj(backend.stdout, self.wfile, 1 << 16)
+            backend.wait()
+
+    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+
+
+if __name__ == "__main__":
+    serve_http(sys.argv[1], int(sys.argv[2]))
