@@ -31,7 +31,7 @@ extension Scaffolder {
         var counts: [String: Int] = [:]
         var order: [String] = []
         for module in sameKind.isEmpty ? manifest.modules : sameKind {
-            let parent = (module.path as NSString).deletingLastPathComponent
+            let parent = RelativePath.parent(of: module.path)
             if counts[parent] == nil { order.append(parent) }
             counts[parent, default: 0] += 1
         }

@@ -22,7 +22,7 @@ public enum Scaffolder {
         let primary = names.firstIndex(of: request.name) ?? 0
         let kind = try moduleKind(request, manifest: manifest)
         let primaryPath = try modulePath(request.path, name: request.name, kind: kind, manifest: manifest)
-        let parent = (primaryPath as NSString).deletingLastPathComponent
+        let parent = RelativePath.parent(of: primaryPath)
         let paths = names.indices.map { $0 == primary ? primaryPath : (parent.isEmpty ? names[$0] : parent + "/" + names[$0]) }
         checkPaths(paths, names: names, manifest: manifest, problems: &problems)
 
@@ -125,8 +125,8 @@ public enum Scaffolder {
     /// Workspace or sibling modules named by the rendered Package.swift or podspec at the module's root.
     static func dependencyNames(of modulePath: String, files: [ScaffoldPlan.File], candidates: [String]) -> [String] {
         var names: [String] = []
-        for file in files where (file.path as NSString).deletingLastPathComponent == modulePath {
-            guard case .data(let data) = file.content, let kind = SpecFileKind(fileName: (file.path as NSString).lastPathComponent),
+        for file in files where RelativePath.parent(of: file.path) == modulePath {
+            guard case .data(let data) = file.content, let kind = SpecFileKind(fileName: RelativePath.lastComponent(of: file.path)),
                   kind == .packageSwift || kind == .podspec,
                   let requirements = try? SpecReader.read(String(decoding: data, as: UTF8.self), kind: kind) else { continue }
             for requirement in requirements {

@@ -56,7 +56,7 @@ enum TemplateFiles {
         switch entry.kind {
         case .symlink(let target):
             let renderedTarget = placeholders.render(target, file: shown + " (link)", problems: &problems)
-            let base = (relative as NSString).deletingLastPathComponent
+            let base = RelativePath.parent(of: relative)
             let joined = base.isEmpty ? renderedTarget : base + "/" + renderedTarget
             guard !renderedTarget.hasPrefix("/"), case .success = RelativePath.normalize(joined) else {
                 problems.append(.error("symbolic link '\(entry.path)' points to '\(target)', outside the new module's folder",

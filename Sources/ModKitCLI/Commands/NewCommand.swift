@@ -61,8 +61,14 @@ enum NewCommand: Command {
         let kind: Module.Kind? = arguments.flag("dir") ? .directory : arguments.flag("repo") ? .repository : nil
         let request = ScaffoldRequest(name: name, path: try arguments.value("path").map { try workspacePath($0, manifest: manifest, context: context) },
                                       kind: kind, remote: arguments.value("remote").map { remoteURL($0, context: context) }, variables: variables)
-        let resolved = try TemplateLibrary.resolve(arguments.value("template") ?? "swift-package", builtin: builtin, manifest: manifest,
+        let resolved: ResolvedTemplate
+        do {
+            resolved = try TemplateLibrary.resolve(arguments.value("template") ?? "swift-package", builtin: builtin, manifest: manifest,
                                                    workingDirectory: context.workingDirectory)
+        } catch let error as TemplateError {
+            report(error, context: context)
+            return .usage
+        }
         defer { resolved.discard() }
 
         let plan: ScaffoldPlan
