@@ -73,7 +73,7 @@ enum TemplateFiles {
             guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
                 return ScaffoldPlan.File(path: path, content: .data(data), executable: executable, isGuard: false)
             }
-            let output = placeholders.render(text, file: shown, problems: &problems)
+            let output = placeholders.render(text, file: shown, language: TemplateLanguage(path: relative), problems: &problems)
             return ScaffoldPlan.File(path: path, content: .data(Data(output.utf8)), executable: executable, isGuard: false)
         }
     }
