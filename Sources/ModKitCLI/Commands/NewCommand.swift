@@ -56,7 +56,13 @@ enum NewCommand: Command {
             variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
         }
 
-        let workspace = try context.loadWorkspace()
+        var workspace = try context.loadWorkspace()
+        if !arguments.flag("dry-run"), ScaffoldStaging.hasLeftovers(in: workspace.root) {
+            let lock = try WorkspaceLock(root: workspace.root, command: "modkit new \(name)")
+            for message in ScaffoldStaging.recover(in: workspace.root) { context.console.info(message) }
+            lock.release()
+            workspace = try context.loadWorkspace()
+        }
         let manifest = workspace.manifest
         let kind: Module.Kind? = arguments.flag("dir") ? .directory : arguments.flag("repo") ? .repository : nil
         let request = ScaffoldRequest(name: name, path: try arguments.value("path").map { try workspacePath($0, manifest: manifest, context: context) },
