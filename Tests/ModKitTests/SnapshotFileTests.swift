@@ -85,4 +85,41 @@ import Testing
         #expect(Snapshot.tagName(format: "{module}/{version}", snapshot: "v1.1.1", module: "COSXML", version: "1.2.0") == "COSXML/1.2.0")
         #expect(Snapshot.tagName(format: "{module}-{snapshot}", snapshot: "v2", module: "Core", version: nil) == "Core-v2")
     }
+
+    @Test func pathsAndNamesAreCheckedLikeModkitYML() {
+        let text = """
+        snapshot: v1
+        modules:
+          A: { path: ../escaped/A }
+          B: { path: /abs/B }
+          C: { path: .git/C }
+          9x: { path: Libs/X }
+          D: { path: Libs/D }
+          E: { path: Libs/D/E }
+          F: { path: Libs/D }
+          G: { url: "has space", path: Libs/G, commit: \(Self.commitA) }
+
+        """
+        #expect {
+            try SnapshotFile.parse(text, displayPath: "v1.yml")
+        } throws: { error in
+            let rendered = (error as? ManifestError)?.description ?? ""
+            return rendered.contains("v1.yml:3:14: error: module path '../escaped/A' escapes the workspace")
+                && rendered.contains("v1.yml:4:14: error: module path '/abs/B' is absolute")
+                && rendered.contains("v1.yml:5:14: error: module path '.git/C' lies inside the private directory '.git'")
+                && rendered.contains("v1.yml:6:3: error: module name '9x' is not an identifier")
+                && rendered.contains("v1.yml:8:14: error: module path 'Libs/D/E' lies inside module 'D' at 'Libs/D'; modules cannot nest")
+                && rendered.contains("v1.yml:9:14: error: module 'F' has the same path as module 'D' ('Libs/D')")
+                && rendered.contains("v1.yml:10:13: error: 'has space' is not a url")
+        }
+    }
+
+    @Test func invalidUTF8IsReportedAtItsLine() {
+        let bytes = Array("snapshot: v1\nmodules:\n  A: { path: Libs/A }\n  B: { path: Libs/B }\n  C: { path: L".utf8) + [0xC3, 0x28] + Array(" }\n".utf8)
+        #expect {
+            try SnapshotFile.parse(bytes, displayPath: "v1.yml")
+        } throws: { error in
+            (error as? ManifestError)?.description.hasPrefix("v1.yml:5:15: error: v1.yml is not valid UTF-8 text") == true
+        }
+    }
 }

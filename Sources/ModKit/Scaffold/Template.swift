@@ -51,8 +51,14 @@ public struct Template: Sendable {
             throw TemplateError([.error("\(displayPath) is not a template: it has no \(fileName)",
                                         hint: "a template is a folder with template.yml and the files to render")])
         }
+        return try decode([UInt8](data), directory: directory, name: name, displayPath: displayPath, origin: origin)
+    }
+
+    /// Decodes the bytes of `template.yml` (a template may come from any git url, so they are untrusted input).
+    static func decode(_ bytes: [UInt8], directory: URL, name: String, displayPath: String, origin: Origin) throws(TemplateError) -> Template {
+        let shown = displayPath + "/" + fileName
         let text: String
-        switch YAMLFileDiagnostics.text(of: [UInt8](data), displayPath: shown) {
+        switch YAMLFileDiagnostics.text(of: bytes, displayPath: shown) {
         case .success(let decoded): text = decoded
         case .failure(let diagnostic): throw TemplateError([diagnostic])
         }
