@@ -46,7 +46,6 @@ public struct Template: Sendable {
     /// Reads `template.yml` in `directory`; every problem is reported at once with its line and column.
     public static func load(from directory: URL, name: String, displayPath: String, origin: Origin) throws(TemplateError) -> Template {
         let file = directory.appendingPathComponent(fileName)
-        let shown = displayPath + "/" + fileName
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw TemplateError([.error("\(displayPath) is not a template: it has no \(fileName)",
                                         hint: "a template is a folder with template.yml and the files to render")])

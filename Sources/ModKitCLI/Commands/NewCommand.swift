@@ -10,8 +10,11 @@ enum NewCommand: Command {
         Templates: the workspace's 'templates:' folder, the built-in ones (swift-package, pod, interface),
         a template folder path, or a git url (file:///…/t.git#ref), cloned with libgit2. Files and paths may
         hold {{name}}, {{Name}}, {{name_snake}}, {{name_kebab}}, {{version}}, {{author}}, {{year}},
-        {{workspace}}, {{module}}, {{generated_dir}} and the template's variables (--var KEY=VALUE).
-        Everything is rendered and checked in memory first: on any problem nothing is created (exit 2).
+        {{workspace}}, {{module}}, {{generated_dir}}, {{git_url}} (the new repository's --remote or url-base url)
+        and the template's variables (--var KEY=VALUE); values are escaped for the Ruby, Swift, JSON or YAML
+        string they land in. Everything is rendered and checked in memory first: on any problem nothing is
+        created (exit 2). The module is built in .modkit/new/ and renamed into place; an interrupted new
+        leaves nothing, or is finished by the next one.
         --dir (the default when the workspace has directory modules) creates a directory of the manifest
         repository; --repo a new git repository with an initial commit, pushed to --remote when given.
         The module is appended to modkit.yml without touching the rest of the file. Built-in templates
