@@ -30,6 +30,19 @@ for target in "${targets[@]}"; do
     mkdir -p "$findings"
     # New inputs go to a scratch corpus; the committed seeds stay as they are.
     cp "$repo/Fuzz/Corpus/$target"/* "$work/" 2>/dev/null || true
+    # The built-in templates' files of the target's kind are seeds too.
+    case "$target" in
+        FuzzYAML) pattern='template.yml' ;;
+        FuzzRuby) pattern='*.podspec' ;;
+        FuzzSwift) pattern='Package.swift' ;;
+        *) pattern= ;;
+    esac
+    if [ -n "$pattern" ]; then
+        find "$repo/Templates" -name "$pattern" -type f | while read -r seed; do
+            relative="${seed#"$repo/Templates/"}"
+            cp "$seed" "$work/template-${relative//\//-}"
+        done
+    fi
     # Small regression inputs seed the run too; the large ones (hangs on big files) are for the test suite.
     [ -d "$repo/Fuzz/Regressions/$target" ] && find "$repo/Fuzz/Regressions/$target" -type f -size -8k -exec cp {} "$work/" \;
     set +e
