@@ -19,8 +19,13 @@ cd "$repo/Fuzz"
 export SWIFT_BACKTRACE=enable=no
 flags=(-c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 start=$(date +%s)
-swift build "${flags[@]}" -q
-echo "fuzz: built ${#targets[@]} targets in $(( $(date +%s) - start )) s"
+build_log="$(mktemp "${TMPDIR:-/tmp}/modkit-fuzz-build.XXXXXX")"
+if ! swift build "${flags[@]}" >"$build_log" 2>&1; then
+    cat "$build_log"
+    exit 1
+fi
+rm -f "$build_log"
+echo "fuzz: built the fuzz targets in $(( $(date +%s) - start )) s"
 bin="$(swift build "${flags[@]}" --show-bin-path)"
 
 failed=()
