@@ -142,6 +142,9 @@ public enum ModKitCLI {
             let count = manifest.diagnostics.filter { $0.severity == .error }.count
             if count > 1 { console.diagnostic("\(count) errors in the manifest") }
             return .usage
+        case let template as TemplateError:
+            for diagnostic in template.diagnostics { console.diagnostic(diagnostic.rendered(colored: colored)) }
+            return .usage
         case let modkit as ModKitError:
             console.error(modkit.message)
             if let hint = modkit.hint { console.diagnostic("hint: \(hint)") }

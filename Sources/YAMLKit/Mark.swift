@@ -14,19 +14,24 @@ public struct Mark: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(line):\(column)" }
 }
 
-/// Where the lines of a UTF-8 text start, using YAML's line breaks (LF, CRLF, CR, NEL, LS, PS), so libyaml's 0-based marks become byte offsets.
+/// Where the lines of a UTF-8 text start, using YAML's line breaks (LF, CRLF, CR, NEL, LS, PS), and a cursor that turns
+/// libyaml's character index into a byte offset: events arrive in source order, so each mark costs the distance from the last one.
 struct LineTable {
     private(set) var starts: [Int] = [0]
     let bytes: [UInt8]
+    /// The last character index turned into a byte offset, and that offset.
+    private var cursorIndex = 0
+    private var cursorOffset: Int
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
         var i = 0
-        // libyaml skips a UTF-8 byte order mark without counting it as a column.
+        // libyaml skips a UTF-8 byte order mark without counting it as a character.
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             starts[0] = 3
             i = 3
         }
+        cursorOffset = i
         while i < bytes.count {
             let width = LineTable.breakWidth(bytes, at: i)
             if width > 0 {
@@ -49,22 +54,27 @@ struct LineTable {
         }
     }
 
-    /// The 1-based mark of libyaml's 0-based line and column.
-    func mark(line: Int, column: Int) -> Mark {
-        guard line < starts.count else {
-            return Mark(line: line + 1, column: column + 1, offset: bytes.count)
-        }
-        var offset = starts[line]
-        var remaining = column
-        while remaining > 0, offset < bytes.count {
-            offset += 1
-            while offset < bytes.count, bytes[offset] & 0xC0 == 0x80 { offset += 1 }
-            remaining -= 1
-        }
-        return Mark(line: line + 1, column: column + 1, offset: offset)
+    /// The 1-based mark of libyaml's 0-based line, column and character index (libyaml counts characters, not bytes).
+    mutating func mark(line: Int, column: Int, index: Int) -> Mark {
+        Mark(line: line + 1, column: column + 1, offset: offset(ofCharacter: index))
     }
 
-    /// The mark of a byte offset (libyaml reports reader errors as offsets).
+    /// The byte offset of character `index`, walking from the cursor.
+    private mutating func offset(ofCharacter index: Int) -> Int {
+        while cursorIndex < index, cursorOffset < bytes.count {
+            cursorOffset += 1
+            while cursorOffset < bytes.count, bytes[cursorOffset] & 0xC0 == 0x80 { cursorOffset += 1 }
+            cursorIndex += 1
+        }
+        while cursorIndex > index, cursorOffset > starts[0] {
+            cursorOffset -= 1
+            while cursorOffset > starts[0], bytes[cursorOffset] & 0xC0 == 0x80 { cursorOffset -= 1 }
+            cursorIndex -= 1
+        }
+        return cursorOffset
+    }
+
+    /// The mark of a byte offset (libyaml reports reader errors as offsets): the line by binary search, the column counted on that line only.
     func mark(offset: Int) -> Mark {
         let offset = min(max(offset, 0), bytes.count)
         var line = 0

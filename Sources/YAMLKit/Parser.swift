@@ -4,7 +4,7 @@ internal import CYAML
 final class Parser {
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let input: UnsafeMutableBufferPointer<UInt8>
-    private let lines: LineTable
+    private var lines: LineTable
     private var anchors: [String: YAMLNode] = [:]
     private var depth = 0
     /// Deeper nesting than this is refused instead of overflowing the stack.
@@ -165,7 +165,7 @@ final class Parser {
     }
 
     private func mark(_ m: yaml_mark_t) -> Mark {
-        lines.mark(line: Int(m.line), column: Int(m.column))
+        lines.mark(line: Int(m.line), column: Int(m.column), index: Int(m.index))
     }
 
     private func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {

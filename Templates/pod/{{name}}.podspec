@@ -5,7 +5,7 @@ Pod::Spec.new do |s|
   s.homepage         = '{{homepage}}'
   s.license          = { :type => '{{license}}', :file => 'LICENSE' }
   s.author           = { '{{author}}' => '' }
-  s.source           = { :git => '{{homepage}}.git', :tag => s.version.to_s }
+  s.source           = { :git => '{{git_url}}', :tag => s.version.to_s }
   s.ios.deployment_target = '{{ios_deployment_target}}'
   s.swift_versions   = ['5.9']
 

@@ -26,6 +26,20 @@ import Testing
         #expect(try parser.parse(["-j", "2"]).int("jobs") == 2)
     }
 
+    @Test func jobsOutOfRangeIsAUsageErrorWhateverTheCommand() {
+        for value in ["0", "-1", "12345678901234567890", "1025", "two", ""] {
+            #expect(throws: UsageError.self, "-j \(value)") { try parser.parse(["-j", value]) }
+        }
+        #expect(throws: UsageError.self) { try parser.parse(["--jobs=0"]) }
+        #expect(throws: UsageError.self) { try parser.parse(["-j0"]) }
+    }
+
+    @Test func anEmptyPositionalArgumentIsAUsageError() {
+        #expect(throws: UsageError.self) { try parser.parse([""]) }
+        #expect(throws: UsageError.self) { try parser.parse(["Core", ""]) }
+        #expect(throws: UsageError.self) { try parser.parse(["--", ""]) }
+    }
+
     @Test func unknownOptionSuggestsTheClosest() {
         #expect(throws: UsageError.self) { try parser.parse(["--jsno"]) }
         do {
@@ -40,8 +54,7 @@ import Testing
 
     @Test func missingValueAndBadNumber() throws {
         #expect(throws: UsageError.self) { try parser.parse(["--jobs"]) }
-        let parsed = try parser.parse(["-j", "zero"])
-        #expect(throws: UsageError.self) { try parsed.int("jobs") }
+        #expect(throws: UsageError.self) { try parser.parse(["-j", "zero"]) }
     }
 
     @Test func positionalLimits() {

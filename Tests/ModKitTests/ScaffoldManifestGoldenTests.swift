@@ -43,12 +43,4 @@ import Testing
         let changed = diff.split(separator: "\n").dropFirst(2).filter { $0.hasPrefix("+") || $0.hasPrefix("-") }
         #expect(changed == ["+", "+    -   name: Payments", "+        path: Libs/Payments"])
     }
-
-    @Test func valuesYAMLWouldReadDifferentlyAreQuoted() {
-        #expect(ManifestAppender.Style.scalar("Libs/Core") == "Libs/Core")
-        #expect(ManifestAppender.Style.scalar("git@host:ios/Core.git") == "git@host:ios/Core.git")
-        #expect(ManifestAppender.Style.scalar("null") == "\"null\"")
-        #expect(ManifestAppender.Style.scalar("1.0") == "\"1.0\"")
-        #expect(ManifestAppender.Style.scalar("a b #c") == "\"a b #c\"")
-    }
 }

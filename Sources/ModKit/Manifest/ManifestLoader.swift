@@ -31,8 +31,10 @@ public enum ManifestLoader {
             let reason = FileManager.default.fileExists(atPath: file.path) ? "cannot read \(shown)" : "\(shown) does not exist"
             throw ManifestError(diagnostics: [.error(reason, hint: "run 'modkit init' to create a manifest, or pass '--manifest FILE'")])
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ManifestError(diagnostics: [.error("\(shown) is not valid UTF-8 text", at: SourceLocation(file: shown, line: 1, column: 1))])
+        let text: String
+        switch YAMLFileDiagnostics.text(of: [UInt8](data), displayPath: shown) {
+        case .success(let decoded): text = decoded
+        case .failure(let diagnostic): throw ManifestError(diagnostics: [diagnostic])
         }
         return try parse(text: text, file: file, displayPath: shown)
     }

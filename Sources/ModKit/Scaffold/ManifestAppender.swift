@@ -79,7 +79,7 @@ public enum ManifestAppender {
             let keys = keyOrder.filter { values[$0] != nil && values[$0]! != nil }
             let indent = String(repeating: " ", count: dash + 1 + gap)
             return keys.enumerated().map { index, key in
-                let line = "\(key): \(Style.scalar(values[key]!!))"
+                let line = "\(key): \(YAML.scalar(values[key]!!))"
                 return index == 0 ? String(repeating: " ", count: dash) + "-" + String(repeating: " ", count: gap) + line : indent + line
             }
         }
@@ -114,23 +114,11 @@ public enum ManifestAppender {
         }
 
         static func flow(_ entry: Entry) -> String {
-            var parts = ["name: \(scalar(entry.name))", "path: \(scalar(entry.path))"]
-            if let url = entry.url { parts.append("url: \(scalar(url))") }
+            var parts = ["name: \(YAML.scalar(entry.name, in: .flow))", "path: \(YAML.scalar(entry.path, in: .flow))"]
+            if let url = entry.url { parts.append("url: \(YAML.scalar(url, in: .flow))") }
             return "{" + parts.joined(separator: ", ") + "}"
         }
 
-        /// The value plain when YAML reads it back as the same string, else double-quoted.
-        static func scalar(_ value: String) -> String {
-            let special = ["", "~", "null", "true", "false", "yes", "no", "on", "off", "y", "n"]
-            let plainSafe = value.unicodeScalars.allSatisfy { c in
-                ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || "_./:@+~=%-".unicodeScalars.contains(c)
-            }
-            let startsSafely = value.first.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "/" } ?? false
-            if plainSafe, startsSafely, !special.contains(value.lowercased()), Double(value) == nil, !value.contains(": ") {
-                return value
-            }
-            return "\"" + value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }
     }
 
     /// The text as lines with their own terminators, edited by line numbers and marks.

@@ -4,18 +4,19 @@ struct Placeholders {
     var values: [String: String]
 
     /// `text` with every placeholder replaced; unknown or malformed placeholders are reported at `file`:line:col, 1-based, starting at `firstLine`.
-    func render(_ text: String, file: String, firstLine: Int = 1, problems: inout [Diagnostic]) -> String {
+    /// Values are escaped for `language`, where they stand (see `TemplateLanguage`).
+    func render(_ text: String, file: String, firstLine: Int = 1, language: TemplateLanguage = .plain, problems: inout [Diagnostic]) -> String {
         var output = ""
         output.reserveCapacity(text.utf8.count)
         var lineNumber = firstLine
         for line in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             if line.offset > 0 { output += "\n"; lineNumber += 1 }
-            output += renderLine(line.element, file: file, line: lineNumber, problems: &problems)
+            output += renderLine(line.element, file: file, line: lineNumber, language: language, problems: &problems)
         }
         return output
     }
 
-    private func renderLine(_ line: Substring, file: String, line number: Int, problems: inout [Diagnostic]) -> String {
+    private func renderLine(_ line: Substring, file: String, line number: Int, language: TemplateLanguage, problems: inout [Diagnostic]) -> String {
         guard line.contains("{{") else { return String(line) }
         var output = ""
         var rest = line[...]
@@ -37,7 +38,7 @@ struct Placeholders {
             }
             let name = rest[open.upperBound..<close.lowerBound].trimmingCharacters(in: .whitespaces)
             if let value = values[name] {
-                output += value
+                output += language.escape(value, before: line[..<open.lowerBound], after: rest[close.upperBound...])
             } else {
                 let shown = "{{\(rest[open.upperBound..<close.lowerBound])}}"
                 let message = Identifier.isValid(name)

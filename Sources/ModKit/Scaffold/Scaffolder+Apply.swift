@@ -1,7 +1,9 @@
 import Foundation
 import GitKit
 
-/// Applies a plan: module files and guards, then the repositories (commit, push), then the manifest; any failure removes what was created.
+/// Applies a plan as `sync` clones: every module is built in a staging folder (files, guard, repository, push), a journal
+/// records what is left to do, then each module is renamed into place and the manifest written. A kill before the journal
+/// leaves nothing; a kill after it is finished by the next `modkit new` (`ScaffoldStaging.recover`). Any error removes it all.
 extension Scaffolder {
     public static func apply(_ plan: ScaffoldPlan) throws -> ScaffoldResult {
         // The manifest must still be the text the plan edited (the caller holds the workspace lock from here on).
@@ -9,36 +11,64 @@ extension Scaffolder {
         guard current == plan.originalManifest else {
             throw ModKitError.input("\(plan.manifestDisplayPath) changed while modkit new was planning; nothing was written", hint: "run the command again")
         }
-        var created: [URL] = []
+        let root = plan.workspaceRoot
+        for module in plan.modules where FileManager.default.fileExists(atPath: root.appendingPathComponent(module.path).path) {
+            throw ModKitError.input("\(module.path) already exists; nothing was written")
+        }
+        let staging = try ScaffoldStaging.create(in: root)
+        var moved: [(staged: URL, target: URL)] = []
+        var createdParents: [URL] = []
         do {
-            for module in plan.modules {
-                created.append(try createDirectory(plan.workspaceRoot.appendingPathComponent(module.path, isDirectory: true)))
+            let staged = plan.modules.indices.map { staging.stagedPath($0) }
+            for path in staged { try FileManager.default.createDirectory(at: root.appendingPathComponent(path, isDirectory: true), withIntermediateDirectories: true) }
+            for file in plan.files {
+                guard let index = plan.modules.firstIndex(where: { RelativePath.isInside(file.path, $0.path) }) else {
+                    throw ModKitError("template file \(file.path) lies outside every new module")
+                }
+                var relocated = file
+                relocated.path = staged[index] + file.path.dropFirst(plan.modules[index].path.count)
+                try write(relocated, root: root)
             }
-            for file in plan.files { try write(file, root: plan.workspaceRoot) }
             var result = ScaffoldResult(plan: plan, commits: [:], pushed: [], branches: [:], ignoredPaths: [])
-            for module in plan.modules where module.kind == .repository {
-                try createRepository(module, plan: plan, result: &result)
+            for (index, module) in plan.modules.enumerated() where module.kind == .repository {
+                try createRepository(module, at: root.appendingPathComponent(staged[index], isDirectory: true), plan: plan, result: &result)
+            }
+            let ignored = plan.ignoredPaths.isEmpty || !Repository.isRepository(root.path) ? [] : plan.ignoredPaths
+            try staging.writeJournal(ScaffoldStaging.Journal(
+                command: "modkit new \(plan.modules.first?.name ?? "")", pid: getpid(), manifestFile: plan.manifestFile.path,
+                originalManifest: plan.originalManifest, newManifest: plan.newManifest,
+                moves: zip(staged, plan.modules).map { ScaffoldStaging.Journal.Move(staged: $0, target: $1.path) }, ignoredPaths: ignored))
+            for (index, module) in plan.modules.enumerated() {
+                let target = root.appendingPathComponent(module.path, isDirectory: true)
+                createdParents += try createParents(of: target)
+                let source = root.appendingPathComponent(staged[index], isDirectory: true)
+                try FileManager.default.moveItem(at: source, to: target)
+                moved.append((source, target))
             }
             try AtomicFile.write(Data(plan.newManifest.utf8), to: plan.manifestFile)
-            if !plan.ignoredPaths.isEmpty, Repository.isRepository(plan.workspaceRoot.path) {
-                result.ignoredPaths = (try? GitIgnore.add(plan.ignoredPaths, to: plan.workspaceRoot.appendingPathComponent(".gitignore"))) ?? []
+            if !ignored.isEmpty {
+                result.ignoredPaths = (try? GitIgnore.add(ignored, to: root.appendingPathComponent(".gitignore"))) ?? []
             }
+            staging.remove()
             return result
         } catch {
-            for directory in created.reversed() { try? FileManager.default.removeItem(at: directory) }
+            for (source, target) in moved.reversed() { try? FileManager.default.moveItem(at: target, to: source) }
+            for parent in createdParents.reversed() { try? FileManager.default.removeItem(at: parent) }
+            staging.remove()
             throw error
         }
     }
 
-    /// Creates `directory` and any missing parents; returns the top-most directory it created, to remove on failure.
-    static func createDirectory(_ directory: URL) throws -> URL {
-        var top = directory.standardizedFileURL
-        while !FileManager.default.fileExists(atPath: top.deletingLastPathComponent().path) { top = top.deletingLastPathComponent() }
-        if FileManager.default.fileExists(atPath: directory.path) {
-            throw ModKitError.input("\(directory.path) already exists; nothing was written")
+    /// Creates the missing parent directories of `directory`; returns them, deepest last, to remove on failure.
+    static func createParents(of directory: URL) throws -> [URL] {
+        var missing: [URL] = []
+        var parent = directory.standardizedFileURL.deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: parent.path) {
+            missing.insert(parent, at: 0)
+            parent = parent.deletingLastPathComponent()
         }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return top
+        for url in missing { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false) }
+        return missing
     }
 
     static func write(_ file: ScaffoldPlan.File, root: URL) throws {
@@ -54,8 +84,7 @@ extension Scaffolder {
     }
 
     /// `git init`, add everything, the initial commit, and with a remote: `origin`, push, upstream.
-    static func createRepository(_ module: ScaffoldPlan.NewModule, plan: ScaffoldPlan, result: inout ScaffoldResult) throws {
-        let directory = plan.workspaceRoot.appendingPathComponent(module.path)
+    static func createRepository(_ module: ScaffoldPlan.NewModule, at directory: URL, plan: ScaffoldPlan, result: inout ScaffoldResult) throws {
         let repository = try Repository.create(at: directory.path, initialBranch: plan.initialBranch)
         try repository.addAll()
         let commit = try repository.commit(message: "Create \(module.name) from template \(plan.template.name)")

@@ -8,6 +8,9 @@ extension Scaffolder {
             if !Identifier.isValidModuleName(name) {
                 problems.append(.error("module name '\(name)' is not a package name",
                                        hint: "use letters, digits, '_', '-' and '.', e.g. '\(ManifestDecoder.identifier(from: name))'"))
+            } else if let reserved = ReservedWords.reservation(of: Identifier.derived(from: name)) {
+                problems.append(.error("module name '\(name)' is \(reserved); the module would not compile",
+                                       hint: "choose another name, e.g. '\(name)Kit'"))
             } else if let existing = manifest.module(named: name) {
                 problems.append(.error("the workspace already has a module named '\(name)' (at \(existing.path))", at: existing.location,
                                        hint: "choose another name"))
@@ -31,7 +34,7 @@ extension Scaffolder {
         var counts: [String: Int] = [:]
         var order: [String] = []
         for module in sameKind.isEmpty ? manifest.modules : sameKind {
-            let parent = (module.path as NSString).deletingLastPathComponent
+            let parent = RelativePath.parent(of: module.path)
             if counts[parent] == nil { order.append(parent) }
             counts[parent, default: 0] += 1
         }
@@ -74,5 +77,17 @@ extension Scaffolder {
         if request.remote != nil { return .repository }
         if manifest.modules.isEmpty || manifest.modules.contains(where: { $0.kind == .directory }) { return .directory }
         return .repository
+    }
+
+    /// `remote` as the manifest writes it: relative to `url-base` when it lies below it and reads back as the same url.
+    static func manifestURL(for remote: String, manifest: Manifest) -> String {
+        guard var base = manifest.defaults.urlBase, !base.isEmpty else { return remote }
+        while base.hasSuffix("/") { base.removeLast() }
+        let separator = base.hasSuffix(":") ? "" : "/"
+        guard remote.hasPrefix(base + separator) else { return remote }
+        let relative = String(remote.dropFirst(base.count + separator.count))
+        guard ModuleURL.classify(relative) == .relativeName,
+              manifest.url(of: Module(name: "_", url: relative, path: "_")) == remote else { return remote }
+        return relative
     }
 }

@@ -6,7 +6,10 @@ public enum Scaffolder {
     /// The plan, or every problem found (a `TemplateError`); nothing is written.
     public static func plan(_ request: ScaffoldRequest, template: Template, manifest: Manifest) throws -> ScaffoldPlan {
         var problems: [Diagnostic] = []
-        let context = TemplateContext(request: request, template: template, manifest: manifest, problems: &problems)
+        let kind = try moduleKind(request, manifest: manifest)
+        let context = TemplateContext(request: request, template: template, manifest: manifest,
+                                      gitURL: kind == .repository ? remoteURL(of: request.name, request: request, manifest: manifest) : nil,
+                                      problems: &problems)
         let placeholders = Placeholders(values: context.values)
 
         // Names and paths of the modules the template creates.
@@ -20,9 +23,8 @@ public enum Scaffolder {
             problems.append(.error("a template with several modules must give each its own 'folder'", at: template.modules[0].location))
         }
         let primary = names.firstIndex(of: request.name) ?? 0
-        let kind = try moduleKind(request, manifest: manifest)
         let primaryPath = try modulePath(request.path, name: request.name, kind: kind, manifest: manifest)
-        let parent = (primaryPath as NSString).deletingLastPathComponent
+        let parent = RelativePath.parent(of: primaryPath)
         let paths = names.indices.map { $0 == primary ? primaryPath : (parent.isEmpty ? names[$0] : parent + "/" + names[$0]) }
         checkPaths(paths, names: names, manifest: manifest, problems: &problems)
 
@@ -81,7 +83,7 @@ public enum Scaffolder {
             }
             var url: String?
             if kind == .repository {
-                url = request.remote ?? "\(name).git"
+                url = request.remote.map { manifestURL(for: $0, manifest: manifest) } ?? "\(name).git"
                 if request.remote == nil, manifest.defaults.urlBase == nil {
                     problems.append(.error("a repository module needs a url, and this workspace has no 'url-base'",
                                            hint: "pass --remote URL (the new repository's origin), set 'defaults: url-base:', or use --dir"))
@@ -101,6 +103,13 @@ public enum Scaffolder {
                             manifestDisplayPath: manifest.displayPath, originalManifest: original, newManifest: updated,
                             initialBranch: kind == .repository ? branch : nil, pushes: kind == .repository && request.remote != nil,
                             ignoredPaths: kind == .repository ? modules.map(\.path) : [], workspaceRoot: manifest.root)
+    }
+
+    /// Where a new repository module's origin will be: `--remote`, else `<url-base>/<name>.git`; nil without either.
+    static func remoteURL(of name: String, request: ScaffoldRequest, manifest: Manifest) -> String? {
+        if let remote = request.remote { return remote }
+        guard manifest.defaults.urlBase != nil else { return nil }
+        return manifest.url(of: Module(name: name, url: "\(name).git", path: name))
     }
 
     /// The manifest text with the new entries, read back and checked before anything is written.
@@ -125,8 +134,8 @@ public enum Scaffolder {
     /// Workspace or sibling modules named by the rendered Package.swift or podspec at the module's root.
     static func dependencyNames(of modulePath: String, files: [ScaffoldPlan.File], candidates: [String]) -> [String] {
         var names: [String] = []
-        for file in files where (file.path as NSString).deletingLastPathComponent == modulePath {
-            guard case .data(let data) = file.content, let kind = SpecFileKind(fileName: (file.path as NSString).lastPathComponent),
+        for file in files where RelativePath.parent(of: file.path) == modulePath {
+            guard case .data(let data) = file.content, let kind = SpecFileKind(fileName: RelativePath.lastComponent(of: file.path)),
                   kind == .packageSwift || kind == .podspec,
                   let requirements = try? SpecReader.read([UInt8](data), kind: kind) else { continue }
             for requirement in requirements {

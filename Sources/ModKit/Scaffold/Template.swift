@@ -46,22 +46,29 @@ public struct Template: Sendable {
     /// Reads `template.yml` in `directory`; every problem is reported at once with its line and column.
     public static func load(from directory: URL, name: String, displayPath: String, origin: Origin) throws(TemplateError) -> Template {
         let file = directory.appendingPathComponent(fileName)
-        let shown = displayPath + "/" + fileName
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw TemplateError([.error("\(displayPath) is not a template: it has no \(fileName)",
                                         hint: "a template is a folder with template.yml and the files to render")])
         }
-        let text = String(decoding: data, as: UTF8.self)
-        var reader = TemplateFileReader(text: text, displayPath: shown)
-        let root: YAMLNode?
-        do { root = try YAML.parse(text) } catch {
-            reader.error("invalid YAML: \(error.message)", at: error.mark)
-            throw TemplateError(reader.problems)
+        return try decode([UInt8](data), directory: directory, name: name, displayPath: displayPath, origin: origin)
+    }
+
+    /// Decodes the bytes of `template.yml` (a template may come from any git url, so they are untrusted input).
+    static func decode(_ bytes: [UInt8], directory: URL, name: String, displayPath: String, origin: Origin) throws(TemplateError) -> Template {
+        let shown = displayPath + "/" + fileName
+        let text: String
+        switch YAMLFileDiagnostics.text(of: bytes, displayPath: shown) {
+        case .success(let decoded): text = decoded
+        case .failure(let diagnostic): throw TemplateError([diagnostic])
         }
+        let diagnostics = YAMLFileDiagnostics(displayPath: shown, text: text)
+        let root: YAMLNode?
+        do { root = try YAML.parse(text) } catch { throw TemplateError([diagnostics.syntaxError(error)]) }
         var template = Template(name: name, directory: directory, displayPath: displayPath, origin: origin, description: "",
                                 variables: [], skip: [], executable: [], modules: [])
+        var reader = TemplateFileReader(file: diagnostics)
         reader.decode(root, into: &template)
-        if !reader.problems.isEmpty { throw TemplateError(reader.problems) }
+        if !reader.schema.problems.isEmpty { throw TemplateError(diagnostics.diagnostics(reader.schema)) }
         if template.modules.isEmpty { template.modules = [ModuleSpec(name: "{{name}}", folder: "", location: nil)] }
         return template
     }
@@ -74,102 +81,49 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
     public var description: String { diagnostics.map(\.description).joined(separator: "\n") }
 }
 
-/// Decodes `template.yml`, collecting problems with positions.
+/// Decodes `template.yml` with the shared schema reader; a template may come from any git url, so its folders must stay inside it.
 struct TemplateFileReader {
     static let keys = ["description", "variables", "skip", "executable", "modules"]
     static let variableKeys = ["description", "default", "pattern"]
+    static let moduleKeys = ["name", "folder"]
 
-    let source: SourceText
-    let displayPath: String
-    var problems: [Diagnostic] = []
-
-    init(text: String, displayPath: String) {
-        source = SourceText(text)
-        self.displayPath = displayPath
-    }
-
-    func location(_ mark: Mark) -> SourceLocation { SourceLocation(file: displayPath, line: mark.line, column: mark.column) }
-
-    mutating func error(_ message: String, at mark: Mark, hint: String? = nil) {
-        problems.append(.error(message, at: location(mark), sourceLine: source.line(mark.line), hint: hint))
-    }
+    let file: YAMLFileDiagnostics
+    var schema = YAMLSchemaReader()
 
     mutating func decode(_ root: YAMLNode?, into template: inout Template) {
-        guard let root else { return }
-        guard let top = root.mapping else {
-            error("expected a mapping (description, variables, skip, executable, modules), found \(root.kindDescription)", at: root.start)
-            return
-        }
-        for (key, value) in top.entries {
-            guard let name = key.string else { error("expected a key name", at: key.start); continue }
-            switch name {
-            case "description": template.description = string(value, for: name) ?? ""
-            case "variables": template.variables = variables(value)
-            case "skip": template.skip = strings(value, for: name)
-            case "executable": template.executable = strings(value, for: name)
-            case "modules": template.modules = modules(value)
-            default:
-                error("unknown key '\(name)'\(DidYouMean.suffix(for: name, among: Self.keys))", at: key.start,
-                      hint: "allowed: \(Self.keys.joined(separator: ", "))")
-            }
-        }
-    }
-
-    mutating func string(_ node: YAMLNode, for key: String) -> String? {
-        if node.isNull { return nil }
-        guard let value = node.string else {
-            error("expected a string for '\(key)', found \(node.kindDescription)", at: node.start)
-            return nil
-        }
-        return value
-    }
-
-    mutating func strings(_ node: YAMLNode, for key: String) -> [String] {
-        if node.isNull { return [] }
-        guard let sequence = node.sequence else { return string(node, for: key).map { [$0] } ?? [] }
-        return sequence.items.compactMap { string($0, for: key) }
+        guard let root, let fields = schema.fields(root, allowed: Self.keys, in: "template.yml") else { return }
+        template.description = fields["description"].flatMap { schema.string($0, for: "description", nullAllowed: true, emptyAllowed: true) } ?? ""
+        if let node = fields["variables"] { template.variables = variables(node) }
+        if let node = fields["skip"] { template.skip = schema.strings(node, for: "skip", nullAllowed: true).map(\.value) }
+        if let node = fields["executable"] { template.executable = schema.strings(node, for: "executable", nullAllowed: true).map(\.value) }
+        if let node = fields["modules"] { template.modules = modules(node) }
     }
 
     mutating func variables(_ node: YAMLNode) -> [Template.Variable] {
-        if node.isNull { return [] }
-        guard let mapping = node.mapping else {
-            error("expected a mapping of variables, found \(node.kindDescription)", at: node.start,
-                  hint: "write each as 'NAME: {description: …, default: …, pattern: …}'")
-            return []
-        }
         var result: [Template.Variable] = []
-        for (key, value) in mapping.entries {
-            guard let name = key.string, Identifier.isValid(name) else {
-                error("variable name '\(key.string ?? "")' is not an identifier", at: key.start)
+        for (name, key, value) in schema.namedEntries(node, for: "variables", item: "variable") {
+            guard Identifier.isValid(name) else {
+                schema.report("variable name '\(name)' is not an identifier", at: key.start, hint: "use letters, digits and '_', not starting with a digit")
                 continue
             }
             if TemplateContext.reservedNames.contains(name) {
-                error("variable '\(name)' is a built-in placeholder; choose another name", at: key.start)
+                schema.report("variable '\(name)' is a built-in placeholder; choose another name", at: key.start)
                 continue
             }
-            if result.contains(where: { $0.name == name }) {
-                error("duplicate variable '\(name)'", at: key.start)
-                continue
-            }
-            var variable = Template.Variable(name: name, location: location(key.start))
-            if let fields = value.mapping {
-                for (fieldKey, fieldValue) in fields.entries {
-                    switch fieldKey.string ?? "" {
-                    case "description": variable.description = string(fieldValue, for: "description")
-                    case "default": variable.defaultValue = string(fieldValue, for: "default")
-                    case "pattern":
-                        variable.pattern = string(fieldValue, for: "pattern")
-                        if let pattern = variable.pattern, (try? NSRegularExpression(pattern: pattern)) == nil {
-                            error("'\(pattern)' is not a valid regular expression", at: fieldValue.start)
-                        }
-                    default:
-                        let word = fieldKey.string ?? ""
-                        error("unknown key '\(word)' in variable '\(name)'\(DidYouMean.suffix(for: word, among: Self.variableKeys))",
-                              at: fieldKey.start, hint: "allowed: \(Self.variableKeys.joined(separator: ", "))")
+            var variable = Template.Variable(name: name, location: file.location(key.start))
+            if value.mapping != nil {
+                guard let fields = schema.fields(value, allowed: Self.variableKeys, in: "variable '\(name)'") else { continue }
+                variable.description = fields["description"].flatMap { schema.string($0, for: "description", nullAllowed: true, emptyAllowed: true) }
+                variable.defaultValue = fields["default"].flatMap { schema.string($0, for: "default", nullAllowed: true, emptyAllowed: true) }
+                if let patternNode = fields["pattern"], let pattern = schema.string(patternNode, for: "pattern", nullAllowed: true) {
+                    if (try? NSRegularExpression(pattern: pattern)) == nil {
+                        schema.report("'\(pattern)' is not a valid regular expression", at: patternNode.start)
+                    } else {
+                        variable.pattern = pattern
                     }
                 }
-            } else if !value.isNull {
-                variable.defaultValue = string(value, for: name)
+            } else {
+                variable.defaultValue = schema.string(value, for: name, nullAllowed: true, emptyAllowed: true)
             }
             result.append(variable)
         }
@@ -177,35 +131,18 @@ struct TemplateFileReader {
     }
 
     mutating func modules(_ node: YAMLNode) -> [Template.ModuleSpec] {
-        guard let sequence = node.sequence, !sequence.items.isEmpty else {
-            error("expected a non-empty list of modules ('- name: …' with 'folder: …'), found \(node.kindDescription)", at: node.start)
-            return []
-        }
+        guard let sequence = schema.sequence(node, for: "modules", example: "'- name: …' with 'folder: …'") else { return [] }
         var result: [Template.ModuleSpec] = []
         for item in sequence.items {
-            guard let mapping = item.mapping else {
-                error("expected a module ('name' and 'folder'), found \(item.kindDescription)", at: item.start)
+            guard let fields = schema.fields(item, allowed: Self.moduleKeys, in: "a template module") else { continue }
+            guard let name = schema.requiredString(fields, "name", in: "a template module"),
+                  let folderNode = schema.required(fields, "folder", in: "a template module"),
+                  let folder = schema.string(folderNode, for: "folder") else { continue }
+            guard case .success(let normal) = RelativePath.normalize(folder), !normal.split(separator: "/").contains(".git") else {
+                schema.report("module folder '\(folder)' must be a path inside the template", at: folderNode.start)
                 continue
             }
-            var name: String?, folder: String?
-            for (key, value) in mapping.entries {
-                switch key.string ?? "" {
-                case "name": name = string(value, for: "name")
-                case "folder":
-                    folder = string(value, for: "folder")
-                    if let text = folder, case .failure = RelativePath.normalize(text) {
-                        error("module folder '\(text)' must be a path inside the template", at: value.start)
-                        folder = nil
-                    }
-                default:
-                    error("unknown key '\(key.string ?? "")' in a template module", at: key.start, hint: "allowed: name, folder")
-                }
-            }
-            guard let name, let folder else {
-                if problems.isEmpty { error("a template module needs 'name' and 'folder'", at: item.start) }
-                continue
-            }
-            result.append(Template.ModuleSpec(name: name, folder: (try? RelativePath.normalize(folder).get()) ?? folder, location: location(item.start)))
+            result.append(Template.ModuleSpec(name: name, folder: normal, location: file.location(item.start)))
         }
         return result
     }

@@ -4,7 +4,7 @@ import GitKit
 /// The built-in placeholders of a template and the template's own variables, resolved for one `modkit new`.
 struct TemplateContext {
     /// Names a template cannot use for its own variables.
-    static let reservedNames = ["name", "Name", "name_snake", "name_kebab", "name_identifier", "version", "author", "year", "workspace", "module", "generated_dir"]
+    static let reservedNames = ["name", "Name", "name_snake", "name_kebab", "name_identifier", "version", "author", "year", "workspace", "module", "generated_dir", "git_url"]
     /// Built-ins that `--var` may set.
     static let settable = ["version", "author"]
     static let defaultVersion = "0.1.0"
@@ -14,7 +14,8 @@ struct TemplateContext {
     var version: SemanticVersion
 
     /// Resolves every value; each problem (a missing variable, a value not matching its pattern, an unknown `--var`) is added to `problems`.
-    init(request: ScaffoldRequest, template: Template, manifest: Manifest, problems: inout [Diagnostic]) {
+    /// `gitURL` is the new repository's origin when known; `{{git_url}}` falls back to `<homepage>.git`.
+    init(request: ScaffoldRequest, template: Template, manifest: Manifest, gitURL: String?, problems: inout [Diagnostic]) {
         let name = request.name
         var values = [
             "name": name, "Name": NameForms.upperCamel(name), "name_snake": NameForms.snake(name), "name_kebab": NameForms.kebab(name),
@@ -59,6 +60,7 @@ struct TemplateContext {
             problems.append(.error(message, hint: template.variables.isEmpty ? "this template has no variables"
                                    : "its variables: \(template.variables.map(\.name).joined(separator: ", "))"))
         }
+        values["git_url"] = gitURL ?? values["homepage"].map { $0 + ".git" } ?? ""
         self.values = values
     }
 

@@ -56,7 +56,7 @@ enum TemplateFiles {
         switch entry.kind {
         case .symlink(let target):
             let renderedTarget = placeholders.render(target, file: shown + " (link)", problems: &problems)
-            let base = (relative as NSString).deletingLastPathComponent
+            let base = RelativePath.parent(of: relative)
             let joined = base.isEmpty ? renderedTarget : base + "/" + renderedTarget
             guard !renderedTarget.hasPrefix("/"), case .success = RelativePath.normalize(joined) else {
                 problems.append(.error("symbolic link '\(entry.path)' points to '\(target)', outside the new module's folder",
@@ -73,7 +73,7 @@ enum TemplateFiles {
             guard let text = String(data: data, encoding: .utf8), !text.contains("\0") else {
                 return ScaffoldPlan.File(path: path, content: .data(data), executable: executable, isGuard: false)
             }
-            let output = placeholders.render(text, file: shown, problems: &problems)
+            let output = placeholders.render(text, file: shown, language: TemplateLanguage(path: relative), problems: &problems)
             return ScaffoldPlan.File(path: path, content: .data(Data(output.utf8)), executable: executable, isGuard: false)
         }
     }

@@ -69,7 +69,8 @@ public enum TemplateLibrary {
     public static func resolve(_ reference: String, builtin: URL?, manifest: Manifest, workingDirectory: URL) throws -> ResolvedTemplate {
         if isGitURL(reference) { return try clone(reference) }
         if reference.contains("/") || reference.hasPrefix(".") || reference.hasPrefix("~") {
-            let path = (reference as NSString).expandingTildeInPath
+            let home = FileManager.default.homeDirectoryForCurrentUser.path
+            let path = reference == "~" ? home : reference.hasPrefix("~/") ? home + reference.dropFirst() : reference
             let directory = URL(fileURLWithPath: path, isDirectory: true, relativeTo: workingDirectory).standardizedFileURL
             guard isDirectory(directory) else { throw ModKitError.input("template folder '\(reference)' does not exist") }
             let template = try Template.load(from: directory, name: directory.lastPathComponent, displayPath: reference, origin: .path)
@@ -111,7 +112,7 @@ public enum TemplateLibrary {
             try? FileManager.default.removeItem(at: temporary)
             throw ModKitError.input("cannot fetch template \(Redact.secrets(in: reference)): \(ErrorText.describe(error))")
         }
-        let name = ((url as NSString).lastPathComponent as NSString).deletingPathExtension
+        let name = RelativePath.deletingExtension(RelativePath.lastComponent(of: url))
         do {
             let template = try Template.load(from: checkout, name: name, displayPath: Redact.secrets(in: reference), origin: .git)
             return ResolvedTemplate(template: template, temporaryDirectory: temporary)

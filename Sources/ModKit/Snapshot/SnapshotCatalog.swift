@@ -12,16 +12,33 @@ public struct SnapshotSummary: Sendable, Codable, Equatable {
 
 /// Finds snapshots: a snapshot is a tag of the manifest repository whose commit holds `.modkit/snapshots/<tag>.yml`.
 public enum SnapshotCatalog {
-    /// Every snapshot of the workspace, oldest first.
+    /// A tag whose commit holds a snapshot file that does not read: listed with its problems instead of being dropped.
+    public struct InvalidSnapshot: Sendable {
+        public var name: String
+        public var commit: String
+        public var error: ManifestError
+    }
+
+    /// Every snapshot of the workspace, oldest first (invalid snapshot files left out: `listing` reports them).
     public static func list(in workspace: Workspace) throws -> [SnapshotSummary] {
+        try listing(in: workspace).snapshots
+    }
+
+    /// Every snapshot of the workspace, oldest first, and the tags whose snapshot file is invalid.
+    public static func listing(in workspace: Workspace) throws -> (snapshots: [SnapshotSummary], invalid: [InvalidSnapshot]) {
         let manifestRepository = try ManifestRepository.open(workspace, for: "modkit snapshots")
         var found: [SnapshotSummary] = []
+        var invalid: [InvalidSnapshot] = []
         for name in try manifestRepository.repository.tagNames() {
-            guard let commit = try? manifestRepository.repository.resolveCommit("refs/tags/\(name)"),
-                  let snapshot = try? read(name, at: commit, in: manifestRepository) else { continue }
-            found.append(SnapshotSummary(name: name, created: snapshot.created, commit: commit.hex, modules: snapshot.modules.count))
+            guard let commit = try? manifestRepository.repository.resolveCommit("refs/tags/\(name)") else { continue }
+            do {
+                guard let snapshot = try read(name, at: commit, in: manifestRepository) else { continue }
+                found.append(SnapshotSummary(name: name, created: snapshot.created, commit: commit.hex, modules: snapshot.modules.count))
+            } catch let error as ManifestError {
+                invalid.append(InvalidSnapshot(name: name, commit: commit.hex, error: error))
+            }
         }
-        return found.sorted { ($0.created, $0.name) < ($1.created, $1.name) }
+        return (found.sorted { ($0.created, $0.name) < ($1.created, $1.name) }, invalid.sorted { $0.name < $1.name })
     }
 
     /// Loads snapshot `name` from its tag (fetching tags from the manifest repository's remote when the tag is not here).
@@ -52,6 +69,6 @@ public enum SnapshotCatalog {
     static func read(_ name: String, at commit: OID, in manifestRepository: ManifestRepository) throws -> Snapshot? {
         let path = manifestRepository.snapshotPath(name)
         guard let data = try manifestRepository.repository.readFile(path, at: commit.hex) else { return nil }
-        return try SnapshotFile.parse(String(decoding: data, as: UTF8.self), displayPath: "\(name):\(path)")
+        return try SnapshotFile.parse([UInt8](data), displayPath: "\(name):\(path)")
     }
 }

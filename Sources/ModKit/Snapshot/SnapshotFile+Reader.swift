@@ -6,138 +6,108 @@ extension SnapshotFile {
     static let manifestKeys = ["commit", "branch"]
     static let moduleKeys = ["url", "path", "commit", "version", "branch", "tag"]
 
+    /// Reads a snapshot file's bytes (checked as UTF-8 first); a snapshot comes from a repository, so it is checked like modkit.yml.
+    public static func parse(_ bytes: [UInt8], displayPath: String) throws(ManifestError) -> Snapshot {
+        switch YAMLFileDiagnostics.text(of: bytes, displayPath: displayPath) {
+        case .success(let text): return try parse(text, displayPath: displayPath)
+        case .failure(let diagnostic): throw ManifestError(diagnostics: [diagnostic])
+        }
+    }
+
     /// Reads a snapshot file; `displayPath` names it in diagnostics (e.g. `v1.0.0:.modkit/snapshots/v1.0.0.yml`).
-    /// Every problem is reported at once, each with its line and column.
+    /// Every problem is reported at once, each with its line and column: unknown keys, module names that are not
+    /// identifiers, paths outside the workspace, repeated paths, commits that are not full ids.
     public static func parse(_ text: String, displayPath: String) throws(ManifestError) -> Snapshot {
-        var reader = Reader(source: SourceText(text), displayPath: displayPath)
+        let file = YAMLFileDiagnostics(displayPath: displayPath, text: text)
         let root: YAMLNode?
-        do {
-            root = try YAML.parse(text)
-        } catch {
-            reader.error("invalid YAML: \(error.message)", at: error.mark)
-            throw ManifestError(diagnostics: reader.diagnostics)
+        do { root = try YAML.parse(text) } catch { throw ManifestError(diagnostics: [file.syntaxError(error)]) }
+        guard let root else {
+            throw ManifestError(diagnostics: [.error("\(displayPath) is empty; expected a snapshot", at: file.location(Mark(line: 1, column: 1, offset: 0)))])
         }
-        guard let root, let snapshot = reader.snapshot(root), reader.diagnostics.isEmpty else {
-            if reader.diagnostics.isEmpty {
-                reader.diagnostics.append(.error("\(displayPath) is empty; expected a snapshot"))
-            }
-            throw ManifestError(diagnostics: reader.sortedDiagnostics)
-        }
+        var reader = Reader()
+        let snapshot = reader.snapshot(root)
+        guard let snapshot, reader.schema.problems.isEmpty else { throw ManifestError(diagnostics: file.diagnostics(reader.schema)) }
         return snapshot
     }
 
-    /// Collects diagnostics while decoding one snapshot document.
+    /// Decodes one snapshot document with the shared schema reader.
     struct Reader {
-        let source: SourceText
-        let displayPath: String
-        var diagnostics: [Diagnostic] = []
-
-        /// The diagnostics in file order.
-        var sortedDiagnostics: [Diagnostic] {
-            diagnostics.inFileOrder
-        }
-
-        mutating func error(_ message: String, at mark: Mark, hint: String? = nil) {
-            diagnostics.append(.error(message, at: SourceLocation(file: displayPath, line: mark.line, column: mark.column),
-                                      sourceLine: source.line(mark.line), hint: hint))
-        }
+        var schema = YAMLSchemaReader()
 
         mutating func snapshot(_ root: YAMLNode) -> Snapshot? {
-            guard let fields = fields(root, allowed: SnapshotFile.topLevelKeys, what: "the snapshot") else { return nil }
-            let name = required(fields, "snapshot", at: root.start)
-            let created = fields["created"].flatMap { string($0, "created") }
-            let workspace = fields["workspace"].flatMap { string($0, "workspace") }
+            guard let fields = schema.fields(root, allowed: SnapshotFile.topLevelKeys, in: "the snapshot") else { return nil }
+            let name = schema.requiredString(fields, "snapshot", in: "the snapshot")
+            let created = fields["created"].flatMap { schema.string($0, for: "created") }
+            let workspace = fields["workspace"].flatMap { schema.string($0, for: "workspace") }
             var manifest: Snapshot.ManifestState?
-            if let node = fields["manifest"], let manifestFields = self.fields(node, allowed: SnapshotFile.manifestKeys, what: "'manifest'"),
-               let commit = required(manifestFields, "commit", at: node.start), checkCommit(commit, manifestFields["commit"]!) {
-                manifest = Snapshot.ManifestState(commit: commit, branch: manifestFields["branch"].flatMap { string($0, "branch") })
+            if let node = fields["manifest"], let manifestFields = schema.fields(node, allowed: SnapshotFile.manifestKeys, in: "'manifest'"),
+               let commitNode = schema.required(manifestFields, "commit", in: "'manifest'"), let commit = commitID(commitNode) {
+                manifest = Snapshot.ManifestState(commit: commit, branch: manifestFields["branch"].flatMap { schema.string($0, for: "branch") })
             }
             var modules: [Snapshot.Entry] = []
-            if let node = fields["modules"] {
-                if let mapping = node.mapping {
-                    for (key, value) in mapping.entries {
-                        guard let moduleName = key.string, !moduleName.isEmpty else {
-                            error("expected a module name, found \(key.kindDescription)", at: key.start)
-                            continue
-                        }
-                        if modules.contains(where: { $0.name == moduleName }) {
-                            error("module '\(moduleName)' is listed twice", at: key.start)
-                            continue
-                        }
-                        if let entry = entry(moduleName, value) { modules.append(entry) }
+            if let node = schema.required(fields, "modules", in: "the snapshot") {
+                var paths: [String: (name: String, mark: Mark)] = [:]
+                for (moduleName, key, value) in schema.namedEntries(node, for: "modules", item: "module") {
+                    guard Identifier.isValid(moduleName) else {
+                        schema.report("module name '\(moduleName)' is not an identifier", at: key.start,
+                                      hint: "module names use letters, digits and '_', not starting with a digit, as in modkit.yml")
+                        continue
                     }
-                } else if !node.isNull {
-                    error("expected a mapping of modules for 'modules', found \(node.kindDescription)", at: node.start)
+                    guard let (entry, pathMark) = entry(moduleName, value) else { continue }
+                    if let other = paths[entry.path] {
+                        schema.report("module '\(moduleName)' has the same path as module '\(other.name)' ('\(entry.path)')", at: pathMark,
+                                      note: YAMLNote(message: "module '\(other.name)' is here", mark: other.mark))
+                        continue
+                    }
+                    paths[entry.path] = (moduleName, pathMark)
+                    modules.append(entry)
                 }
-            } else {
-                error("missing key 'modules'", at: root.start)
+                let collisions = PathNesting.earliestCollisions(modules.map(\.path))
+                for (index, collision) in collisions.enumerated() {
+                    guard let collision, let mark = paths[modules[index].path]?.mark else { continue }
+                    let inner = modules[index], outer = modules[collision]
+                    let relation = RelativePath.isInside(inner.path, outer.path) ? "lies inside" : "contains"
+                    schema.report("module path '\(inner.path)' \(relation) module '\(outer.name)' at '\(outer.path)'; modules cannot nest", at: mark)
+                }
             }
             guard let name else { return nil }
             return Snapshot(name: name, created: created ?? "", workspace: workspace, manifest: manifest, modules: modules)
         }
 
-        mutating func entry(_ name: String, _ node: YAMLNode) -> Snapshot.Entry? {
-            guard let fields = fields(node, allowed: SnapshotFile.moduleKeys, what: "module '\(name)'") else { return nil }
-            guard let path = required(fields, "path", at: node.start) else { return nil }
-            let url = fields["url"].flatMap { string($0, "url") }
-            var commit: String?
-            if let commitNode = fields["commit"], let value = string(commitNode, "commit"), checkCommit(value, commitNode) {
-                commit = value
-            }
-            if url != nil, commit == nil, fields["commit"] == nil {
-                error("repository module '\(name)' has no 'commit'", at: node.start)
+        /// One module with the mark of its path.
+        mutating func entry(_ name: String, _ node: YAMLNode) -> (Snapshot.Entry, Mark)? {
+            guard let fields = schema.fields(node, allowed: SnapshotFile.moduleKeys, in: "module '\(name)'") else { return nil }
+            guard let pathNode = schema.required(fields, "path", in: "module '\(name)'"), let written = schema.string(pathNode, for: "path") else { return nil }
+            let path: String
+            switch RelativePath.modulePath(written) {
+            case .success(let normal): path = normal
+            case .failure(let problem):
+                schema.report(problem.message, at: pathNode.start, hint: problem.hint)
                 return nil
             }
-            return Snapshot.Entry(name: name, kind: url == nil ? .directory : .repository, url: url, path: path, commit: commit,
-                                  version: fields["version"].flatMap { string($0, "version") },
-                                  branch: fields["branch"].flatMap { string($0, "branch") },
-                                  tag: fields["tag"].flatMap { string($0, "tag") })
-        }
-
-        /// The entries of a mapping by key; unknown and repeated keys are reported.
-        mutating func fields(_ node: YAMLNode, allowed: [String], what: String) -> [String: YAMLNode]? {
-            guard let mapping = node.mapping else {
-                error("expected a mapping for \(what), found \(node.kindDescription)", at: node.start)
+            let url = fields["url"].flatMap { schema.string($0, for: "url") }
+            if let url, let urlNode = fields["url"], case .invalid(let why) = ModuleURL.classify(url) {
+                schema.report("'\(url)' is not a url: \(why)", at: urlNode.start)
                 return nil
             }
-            var result: [String: YAMLNode] = [:]
-            for (key, value) in mapping.entries {
-                guard let name = key.string else {
-                    error("expected a key name, found \(key.kindDescription)", at: key.start)
-                    continue
-                }
-                if result[name] != nil {
-                    error("duplicate key '\(name)'", at: key.start)
-                } else if allowed.contains(name) {
-                    result[name] = value
-                } else {
-                    error("unknown key '\(name)' in \(what)\(DidYouMean.suffix(for: name, among: allowed))", at: key.start,
-                          hint: "allowed here: \(allowed.joined(separator: ", "))")
-                }
-            }
-            return result
-        }
-
-        mutating func required(_ fields: [String: YAMLNode], _ key: String, at mark: Mark) -> String? {
-            guard let node = fields[key] else {
-                error("missing key '\(key)'", at: mark)
+            let commit = fields["commit"].flatMap { commitID($0) }
+            if url != nil, fields["commit"] == nil {
+                schema.report("repository module '\(name)' has no 'commit'", at: node.start)
                 return nil
             }
-            return string(node, key)
+            let entry = Snapshot.Entry(name: name, kind: url == nil ? .directory : .repository, url: url, path: path, commit: commit,
+                                       version: fields["version"].flatMap { schema.string($0, for: "version") },
+                                       branch: fields["branch"].flatMap { schema.string($0, for: "branch") },
+                                       tag: fields["tag"].flatMap { schema.string($0, for: "tag") })
+            return (entry, pathNode.start)
         }
 
-        mutating func string(_ node: YAMLNode, _ key: String) -> String? {
-            guard let value = node.string, !value.isEmpty else {
-                error("expected a string for '\(key)', found \(node.isNull ? "nothing" : node.kindDescription)", at: node.start)
-                return nil
-            }
-            return value
-        }
-
-        mutating func checkCommit(_ value: String, _ node: YAMLNode) -> Bool {
+        /// A full lower-case commit id; nil (reported) otherwise.
+        mutating func commitID(_ node: YAMLNode) -> String? {
+            guard let value = schema.string(node, for: "commit") else { return nil }
             let hex = value.utf8.count == 40 && value.allSatisfy { $0.isHexDigit && ($0.isNumber || $0.isLowercase) }
-            if !hex { error("'\(value)' is not a full commit id (40 lower-case hex digits)", at: node.start) }
-            return hex
+            if !hex { schema.report("'\(value)' is not a full commit id (40 lower-case hex digits)", at: node.start) }
+            return hex ? value : nil
         }
     }
 }

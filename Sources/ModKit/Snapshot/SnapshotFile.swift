@@ -40,31 +40,7 @@ public enum SnapshotFile {
         return "{ " + parts.joined(separator: ", ") + " }"
     }
 
-    /// The text plain when YAML reads it back as the same string (also inside a flow mapping), else double-quoted.
-    static func scalar(_ text: String) -> String {
-        let safeCharacters = text.unicodeScalars.allSatisfy { scalar in
-            (scalar.value >= 0x30 && scalar.value <= 0x39) || (scalar.value >= 0x41 && scalar.value <= 0x5A)
-                || (scalar.value >= 0x61 && scalar.value <= 0x7A) || "._/+-".unicodeScalars.contains(scalar)
-        }
-        let typed = ["true", "false", "yes", "no", "on", "off", "y", "n", "null", "~"].contains(text.lowercased())
-            || Double(text) != nil || Int(text) != nil || text.hasPrefix(".")
-        if !text.isEmpty, safeCharacters, !typed, text.first != "-" { return text }
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": escaped += "\\\\"
-            case "\"": escaped += "\\\""
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            case "\r": escaped += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    escaped += "\\x" + String(format: "%02X", scalar.value)
-                } else {
-                    escaped.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return "\"\(escaped)\""
-    }
+    /// The text plain when YAML reads it back as the same string, also inside a flow mapping, else double-quoted.
+    static func scalar(_ text: String) -> String { YAML.scalar(text, in: .flow) }
+
 }

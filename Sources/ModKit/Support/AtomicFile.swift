@@ -18,8 +18,8 @@ public enum AtomicFile {
     /// Replaces the file at `url` (following a symlink to its target) with `data`, keeping the existing file's permission bits; a new file gets 0644 less the umask.
     public static func write(_ data: Data, to url: URL) throws {
         let target = url.resolvingSymlinksInPath().path
-        let directory = (target as NSString).deletingLastPathComponent
-        let name = (target as NSString).lastPathComponent
+        let directory = RelativePath.parent(of: target)
+        let name = RelativePath.lastComponent(of: target)
         var info = stat()
         let existingMode: mode_t? = stat(target, &info) == 0 ? info.st_mode & 0o7777 : nil
         let mode = existingMode ?? 0o644

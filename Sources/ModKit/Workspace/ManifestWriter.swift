@@ -1,4 +1,5 @@
 import Foundation
+import YAMLKit
 
 /// Writes the commented `modkit.yml` that `modkit init` creates from discovered repositories.
 public enum ManifestWriter {
@@ -99,7 +100,7 @@ public enum ManifestWriter {
                 lines.append("    revision: \(scalar(revision))")
             }
             if !module.groups.isEmpty {
-                lines.append("    groups: [\(module.groups.map(scalar).joined(separator: ", "))]")
+                lines.append("    groups: [\(module.groups.map { YAML.scalar($0, in: .flow) }.joined(separator: ", "))]")
             }
             if let depth = module.depth {
                 lines.append("    depth: \(depth)")
@@ -175,14 +176,6 @@ public enum ManifestWriter {
         return counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }?.key
     }
 
-    /// A YAML scalar: plain when that reads back as the same string, double-quoted otherwise.
-    static func scalar(_ text: String) -> String {
-        let safe = text.allSatisfy { $0.isLetter || $0.isNumber || "._/-@+~".contains($0) || $0 == ":" }
-        let plainLooksLikeOtherType = ["true", "false", "yes", "no", "on", "off", "null", "~"].contains(text.lowercased())
-            || Double(text) != nil
-        let risky = text.isEmpty || text.contains(": ") || text.hasSuffix(":") || "-?:@`!&*|>%".contains(text.first!)
-        if safe && !plainLooksLikeOtherType && !risky { return text }
-        let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return "\"\(escaped)\""
-    }
+    /// A YAML scalar in a block mapping: plain when that reads back as the same string, double-quoted otherwise.
+    static func scalar(_ text: String) -> String { YAML.scalar(text) }
 }

@@ -10,11 +10,15 @@ public struct ParsedArguments: Sendable {
     public func value(_ long: String) -> String? { values[long]?.last }
     public func values(_ long: String) -> [String] { values[long] ?? [] }
 
-    /// An integer option value, or a usage error naming the option.
-    public func int(_ long: String, minimum: Int = 1) throws -> Int? {
+    /// More workers than this are refused: each is a thread with open repositories.
+    public static let maximumJobs = 1_024
+
+    /// An integer option value in `minimum...maximum`, or a usage error naming the option.
+    public func int(_ long: String, minimum: Int = 1, maximum: Int = .max) throws -> Int? {
         guard let text = value(long) else { return nil }
-        guard let number = Int(text), number >= minimum else {
-            throw UsageError("--\(long) expects a whole number of at least \(minimum), got '\(text)'")
+        guard let number = Int(text), number >= minimum, number <= maximum else {
+            let range = maximum == .max ? "at least \(minimum)" : "from \(minimum) to \(maximum)"
+            throw UsageError("--\(long) expects a whole number \(range), got '\(text)'")
         }
         return number
     }
@@ -105,6 +109,10 @@ struct ArgumentParser {
         }
 
         if result.flags.contains("help") { return result }
+        if result.positionals.contains("") {
+            throw UsageError("an empty argument where \(positional.metavar.isEmpty ? "nothing" : positional.metavar) was expected")
+        }
+        if options.contains(where: { $0.long == "jobs" }) { _ = try result.int("jobs", minimum: 1, maximum: ParsedArguments.maximumJobs) }
         if result.positionals.count < positional.minimum {
             throw UsageError("missing \(positional.metavar)")
         }

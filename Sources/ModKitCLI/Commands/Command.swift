@@ -45,7 +45,7 @@ struct Context {
     /// or on many small file-system reads (status reads every repository's index and work tree; measured with
     /// scripts/bench.sh, 4 workers beat 2 on two cores).
     func jobs(waitsOnIO: Bool) throws -> Int {
-        if let jobs = try arguments.int("jobs") { return jobs }
+        if let jobs = try arguments.int("jobs", maximum: ParsedArguments.maximumJobs) { return jobs }
         let cpus = ProcessInfo.processInfo.activeProcessorCount
         return waitsOnIO ? max(4, cpus) : max(1, cpus)
     }

@@ -10,8 +10,11 @@ enum NewCommand: Command {
         Templates: the workspace's 'templates:' folder, the built-in ones (swift-package, pod, interface),
         a template folder path, or a git url (file:///…/t.git#ref), cloned with libgit2. Files and paths may
         hold {{name}}, {{Name}}, {{name_snake}}, {{name_kebab}}, {{name_identifier}} (swift-log → swift_log), {{version}}, {{author}}, {{year}},
-        {{workspace}}, {{module}}, {{generated_dir}} and the template's variables (--var KEY=VALUE).
-        Everything is rendered and checked in memory first: on any problem nothing is created (exit 2).
+        {{workspace}}, {{module}}, {{generated_dir}}, {{git_url}} (the new repository's --remote or url-base url)
+        and the template's variables (--var KEY=VALUE); values are escaped for the Ruby, Swift, JSON or YAML
+        string they land in. Everything is rendered and checked in memory first: on any problem nothing is
+        created (exit 2). The module is built in .modkit/new/ and renamed into place; an interrupted new
+        leaves nothing, or is finished by the next one.
         --dir (the default when the workspace has directory modules) creates a directory of the manifest
         repository; --repo a new git repository with an initial commit, pushed to --remote when given.
         The module is appended to modkit.yml without touching the rest of the file. Built-in templates
@@ -58,13 +61,25 @@ enum NewCommand: Command {
             variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
         }
 
-        let workspace = try context.loadWorkspace()
+        var workspace = try context.loadWorkspace()
+        if !arguments.flag("dry-run"), ScaffoldStaging.hasLeftovers(in: workspace.root) {
+            let lock = try WorkspaceLock(root: workspace.root, command: "modkit new \(name)")
+            for message in ScaffoldStaging.recover(in: workspace.root) { context.console.info(message) }
+            lock.release()
+            workspace = try context.loadWorkspace()
+        }
         let manifest = workspace.manifest
         let kind: Module.Kind? = arguments.flag("dir") ? .directory : arguments.flag("repo") ? .repository : nil
         let request = ScaffoldRequest(name: name, path: try arguments.value("path").map { try workspacePath($0, manifest: manifest, context: context) },
                                       kind: kind, remote: arguments.value("remote").map { remoteURL($0, context: context) }, variables: variables)
-        let resolved = try TemplateLibrary.resolve(arguments.value("template") ?? "swift-package", builtin: builtin, manifest: manifest,
+        let resolved: ResolvedTemplate
+        do {
+            resolved = try TemplateLibrary.resolve(arguments.value("template") ?? "swift-package", builtin: builtin, manifest: manifest,
                                                    workingDirectory: context.workingDirectory)
+        } catch let error as TemplateError {
+            report(error, context: context)
+            return .usage
+        }
         defer { resolved.discard() }
 
         let plan: ScaffoldPlan

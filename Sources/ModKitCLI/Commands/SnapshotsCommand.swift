@@ -7,21 +7,24 @@ enum SnapshotsCommand: Command {
         summary: "List snapshots with date and module count",
         discussion: """
         A snapshot is a tag of the manifest repository whose commit holds .modkit/snapshots/<tag>.yml
-        (made by 'modkit tag'). They are listed oldest first.
+        (made by 'modkit tag'). They are listed oldest first. A tag whose snapshot file does not read is
+        reported with the file's problems (exit 2) after the valid ones.
         """,
         examples: ["modkit snapshots", "modkit snapshots --json"]
     )
 
     static func run(_ context: Context) throws -> ExitStatus {
         let workspace = try context.loadWorkspace()
-        let snapshots = try SnapshotCatalog.list(in: workspace)
+        let (snapshots, invalid) = try SnapshotCatalog.listing(in: workspace)
+        defer { reportInvalid(invalid, context: context) }
+        let status: ExitStatus = invalid.isEmpty ? .success : .usage
         if context.json {
             try context.printJSON(snapshots)
-            return .success
+            return status
         }
         guard !snapshots.isEmpty else {
-            context.console.result("No snapshots yet ('modkit tag VERSION' makes one).")
-            return .success
+            if invalid.isEmpty { context.console.result("No snapshots yet ('modkit tag VERSION' makes one).") }
+            return status
         }
         var table = TextTable()
         for snapshot in snapshots {
@@ -29,6 +32,15 @@ enum SnapshotsCommand: Command {
                        String(snapshot.commit.prefix(7))])
         }
         context.console.result(table.render())
-        return .success
+        return status
+    }
+
+    /// Each tag whose snapshot file is invalid, with every problem of the file.
+    static func reportInvalid(_ invalid: [SnapshotCatalog.InvalidSnapshot], context: Context) {
+        let colored = context.console.colorOnStandardError
+        for snapshot in invalid {
+            context.console.error("tag \(snapshot.name) (commit \(snapshot.commit.prefix(7))) has an invalid snapshot file:")
+            context.console.diagnostic(snapshot.error.rendered(colored: colored))
+        }
     }
 }

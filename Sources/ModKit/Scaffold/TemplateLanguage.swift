@@ -1,0 +1,95 @@
+import YAMLKit
+
+/// The language of a rendered template file, so a value lands in it escaped for where it stands: inside a Ruby, Swift, JSON
+/// or YAML string literal, or as a whole YAML value. `--var summary="Tencent's COS SDK"` must not end a podspec's string.
+enum TemplateLanguage: Equatable {
+    case ruby, swift, json, yaml, plain
+
+    init(path: String) {
+        let name = RelativePath.lastComponent(of: path)
+        if name.hasSuffix(".json") { self = .json }
+        else if name.hasSuffix(".podspec") || name.hasSuffix(".rb") || ["Podfile", "Gemfile", "Fastfile", "Rakefile", "Dangerfile"].contains(name) { self = .ruby }
+        else if name.hasSuffix(".swift") { self = .swift }
+        else if name.hasSuffix(".yml") || name.hasSuffix(".yaml") { self = .yaml }
+        else { self = .plain }
+    }
+
+    /// `value` as it must be written between `before` and `after` on a template line.
+    func escape(_ value: String, before: Substring, after: Substring) -> String {
+        switch (self, openQuote(before: before)) {
+        case (.plain, _): return value
+        case (.ruby, "'"): return Self.replacing(value, ["\\": "\\\\", "'": "\\'"])
+        case (.ruby, "\""): return Self.replacing(value, ["\\": "\\\\", "\"": "\\\"", "#": "\\#", "\n": "\\n", "\r": "\\r"])
+        case (.swift, "\""): return Self.replacing(value, ["\\": "\\\\", "\"": "\\\"", "\n": "\\n", "\r": "\\r"])
+        case (.json, "\""): return Self.jsonEscaped(value)
+        case (.yaml, "'"): return Self.replacing(value, ["'": "''"])
+        case (.yaml, "\""): return String(YAML.doubleQuoted(value).dropFirst().dropLast())
+        case (.yaml, nil):
+            // A placeholder that is a whole value (`key: {{x}}`, `- {{x}}`) becomes a scalar that reads back as the value.
+            let key = before.trimmingSuffixSpaces
+            let rest = after.drop { $0 == " " }
+            let wholeValue = (key.hasSuffix(":") || key.hasSuffix("-") || key.isEmpty) && (rest.isEmpty || rest.hasPrefix("#"))
+            return wholeValue ? YAML.scalar(value) : value
+        default: return value
+        }
+    }
+
+    /// The quote character of the string literal the line leaves open before a placeholder, or nil outside one (or in a comment).
+    func openQuote(before prefix: Substring) -> Character? {
+        var quote: Character?
+        var escaped = false
+        var previous: Character = " "
+        for c in prefix {
+            defer { previous = c }
+            if let open = quote {
+                if escaped { escaped = false; continue }
+                if c == "\\", !(self == .yaml && open == "'") { escaped = true; continue }
+                if c == open { quote = nil }
+                continue
+            }
+            switch c {
+            case "#" where self == .ruby || (self == .yaml && previous == " "): return nil
+            case "/" where self == .swift && previous == "/": return nil
+            case "\"": quote = c
+            case "'" where self == .ruby || self == .yaml: quote = c
+            default: break
+            }
+        }
+        return quote
+    }
+
+    private static func replacing(_ value: String, _ table: [Character: String]) -> String {
+        var out = ""
+        for c in value { if let replacement = table[c] { out += replacement } else { out.append(c) } }
+        return out
+    }
+
+    private static func jsonEscaped(_ value: String) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\"": out += "\\\""
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSuffixSpaces: Substring {
+        var text = self
+        while text.last == " " || text.last == "\t" { text = text.dropLast() }
+        return text
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import SpecKit
+import Testing
+import YAMLKit
+@testable import ModKit
+
+/// Every input that ever crashed or hung a reader (kept in Fuzz/Regressions/<target>/) is read again the way its fuzz target
+/// reads it: it must end with a value or a located error, never a trap. New findings of scripts/fuzz.sh are added there.
+@Suite struct FuzzRegressionTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Fuzz/Regressions")
+
+    /// The inputs of one fuzz target, by file name.
+    func inputs(_ target: String) throws -> [(name: String, bytes: [UInt8])] {
+        let directory = Self.folder.appendingPathComponent(target)
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+        return try names.map { ($0, [UInt8](try Data(contentsOf: directory.appendingPathComponent($0)))) }
+    }
+
+    func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    /// A thrown manifest error must name a file position.
+    func expectLocated(_ error: ManifestError, _ name: String) {
+        #expect(error.diagnostics.allSatisfy { $0.location != nil }, "\(name): \(error)")
+    }
+
+    @Test func yamlSnapshotAndTemplateInputs() throws {
+        let inputs = try inputs("FuzzYAML")
+        #expect(!inputs.isEmpty)
+        for (name, bytes) in inputs {
+            if let text = try? YAML.text(fromUTF8: bytes) { _ = try? YAML.parse(text) }
+            do { _ = try SnapshotFile.parse(bytes, displayPath: name) } catch { expectLocated(error, name) }
+            do {
+                _ = try Template.decode(bytes, directory: URL(fileURLWithPath: "/nonexistent"), name: "t", displayPath: "t", origin: .path)
+            } catch {
+                #expect(error.diagnostics.allSatisfy { $0.location != nil }, "\(name): \(error)")
+            }
+        }
+    }
+
+    @Test func manifestInputs() throws {
+        for (name, bytes) in try inputs("FuzzManifest") {
+            do {
+                _ = try ManifestLoader.parse(text: try YAML.text(fromUTF8: bytes), file: URL(fileURLWithPath: "/nonexistent/modkit.yml"), displayPath: name)
+            } catch let error as ManifestError {
+                expectLocated(error, name)
+            } catch {
+                #expect(name.hasPrefix("utf8-"), "\(name): \(error)")
+            }
+        }
+    }
+
+    @Test func specAndXMLInputs() throws {
+        for (name, bytes) in try inputs("FuzzRuby") {
+            _ = try? SpecReader.read(text(bytes), kind: .podspec)
+            _ = try? SpecReader.read(text(bytes), kind: .podfile)
+            _ = name
+        }
+        for (_, bytes) in try inputs("FuzzSwift") { _ = try? SpecReader.read(text(bytes), kind: .packageSwift) }
+        for (_, bytes) in try inputs("FuzzJSON") { _ = try? SpecReader.read(text(bytes), kind: .podspecJSON) }
+        for (_, bytes) in try inputs("FuzzXML") { _ = try? XMLTree.parse(text(bytes)) }
+    }
+}
