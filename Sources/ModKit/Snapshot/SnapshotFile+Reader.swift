@@ -48,9 +48,9 @@ extension SnapshotFile {
             if let node = schema.required(fields, "modules", in: "the snapshot") {
                 var paths: [String: (name: String, mark: Mark)] = [:]
                 for (moduleName, key, value) in schema.namedEntries(node, for: "modules", item: "module") {
-                    guard Identifier.isValid(moduleName) else {
-                        schema.report("module name '\(moduleName)' is not an identifier", at: key.start,
-                                      hint: "module names use letters, digits and '_', not starting with a digit, as in modkit.yml")
+                    guard Identifier.isValidModuleName(moduleName) else {
+                        schema.report("module name '\(moduleName)' is not a package name", at: key.start,
+                                      hint: "module names use letters, digits, '_', '-' and '.', as in modkit.yml")
                         continue
                     }
                     guard let (entry, pathMark) = entry(moduleName, value) else { continue }
