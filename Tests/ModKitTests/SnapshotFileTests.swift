@@ -93,7 +93,7 @@ import Testing
           A: { path: ../escaped/A }
           B: { path: /abs/B }
           C: { path: .git/C }
-          9x: { path: Libs/X }
+          "9 x": { path: Libs/X }
           D: { path: Libs/D }
           E: { path: Libs/D/E }
           F: { path: Libs/D }
@@ -107,8 +107,8 @@ import Testing
             return rendered.contains("v1.yml:3:14: error: module path '../escaped/A' escapes the workspace")
                 && rendered.contains("v1.yml:4:14: error: module path '/abs/B' is absolute")
                 && rendered.contains("v1.yml:5:14: error: module path '.git/C' lies inside the private directory '.git'")
-                && rendered.contains("v1.yml:6:3: error: module name '9x' is not an identifier")
-                && rendered.contains("v1.yml:8:14: error: module path 'Libs/D/E' lies inside module 'D' at 'Libs/D'; modules cannot nest")
+                && rendered.contains("v1.yml:6:3: error: module name '9 x' is not a package name")
+                && rendered.contains("v1.yml:8:14: error: module path 'Libs/D/E' lies inside module 'D' at 'Libs/D'; only repository modules can nest")
                 && rendered.contains("v1.yml:9:14: error: module 'F' has the same path as module 'D' ('Libs/D')")
                 && rendered.contains("v1.yml:10:13: error: 'has space' is not a url")
         }
@@ -121,5 +121,17 @@ import Testing
         } throws: { error in
             (error as? ManifestError)?.description.hasPrefix("v1.yml:5:15: error: v1.yml is not valid UTF-8 text") == true
         }
+    }
+
+    @Test func repositoryModulesMayNestAsInModkitYML() throws {
+        let text = """
+        snapshot: v1
+        modules:
+          bsim: { url: "file:///r/bsim.git", path: tools/bsim, commit: \(Self.commitA) }
+          babblesim_base: { url: "file:///r/base.git", path: tools/bsim/components, commit: \(Self.commitA) }
+
+        """
+        let snapshot = try SnapshotFile.parse(text, displayPath: "v1.yml")
+        #expect(snapshot.modules.map(\.path) == ["tools/bsim", "tools/bsim/components"])
     }
 }

@@ -62,12 +62,15 @@ extension SnapshotFile {
                     paths[entry.path] = (moduleName, pathMark)
                     modules.append(entry)
                 }
-                let collisions = PathNesting.earliestCollisions(modules.map(\.path))
+                // As in modkit.yml, repository modules may nest (repo and west nest projects); a directory module may not.
+                let collisions = PathNesting.earliestCollisions(modules.map(\.path)) { outer, inner in
+                    modules[outer].kind == .repository && modules[inner].kind == .repository
+                }
                 for (index, collision) in collisions.enumerated() {
                     guard let collision, let mark = paths[modules[index].path]?.mark else { continue }
                     let inner = modules[index], outer = modules[collision]
                     let relation = RelativePath.isInside(inner.path, outer.path) ? "lies inside" : "contains"
-                    schema.report("module path '\(inner.path)' \(relation) module '\(outer.name)' at '\(outer.path)'; modules cannot nest", at: mark)
+                    schema.report("module path '\(inner.path)' \(relation) module '\(outer.name)' at '\(outer.path)'; only repository modules can nest", at: mark)
                 }
             }
             guard let name else { return nil }
