@@ -28,7 +28,8 @@ final class ProgressLog: @unchecked Sendable {
         // 3 commits, 3 trees, 3 blobs, 1 tag
         #expect(summary.progress.totalObjects == 10)
         #expect(summary.progress.receivedObjects == 10)
-        #expect(summary.progress.receivedBytes > 0)
+        // Bytes are not asserted here: git prints its throughput only when a transfer lasts long enough, which a
+        // ten-object clone may or may not do; progressParserReadsGitsWording checks how bytes are read.
         #expect(log.all.last?.receivedObjects == 10)
     }
 

@@ -1,3 +1,4 @@
+import SpecKit
 import YAMLKit
 
 /// The language of a rendered template file, so a value lands in it escaped for where it stands: inside a Ruby, Swift, JSON
@@ -7,8 +8,16 @@ enum TemplateLanguage: Equatable {
 
     init(path: String) {
         let name = RelativePath.lastComponent(of: path)
+        // Spec files are named by SpecKit's registry, the one place that knows them.
+        switch SpecFileKind(fileName: name) {
+        case .podspec?, .podfile?: self = .ruby; return
+        case .podspecJSON?: self = .json; return
+        case .packageSwift?: self = .swift; return
+        case .cartfile?: self = .plain; return
+        case nil: break
+        }
         if name.hasSuffix(".json") { self = .json }
-        else if name.hasSuffix(".podspec") || name.hasSuffix(".rb") || ["Podfile", "Gemfile", "Fastfile", "Rakefile", "Dangerfile"].contains(name) { self = .ruby }
+        else if name.hasSuffix(".rb") || ["Gemfile", "Fastfile", "Rakefile", "Dangerfile"].contains(name) { self = .ruby }
         else if name.hasSuffix(".swift") { self = .swift }
         else if name.hasSuffix(".yml") || name.hasSuffix(".yaml") { self = .yaml }
         else { self = .plain }
