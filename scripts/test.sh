@@ -6,9 +6,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/deps.sh
 modkit_require_swift
-# Tests evaluate podspecs with Ruby, render graphs with dot, and start sshd, ssh-agent and an https server on 127.0.0.1.
+# Tests evaluate podspecs with Ruby, render graphs with dot, check completion scripts in zsh and fish, and start sshd, ssh-agent and an https server on 127.0.0.1.
 # shellcheck disable=SC2086
-modkit_ensure_packages ruby:ruby dot:graphviz $MODKIT_TRANSPORT_TEST_PACKAGES
+modkit_ensure_packages ruby:ruby dot:graphviz zsh:zsh fish:fish $MODKIT_TRANSPORT_TEST_PACKAGES
+
+# west and vcstool re-read exported manifests in the end-to-end tests (test tooling only); without PyPI those checks are skipped.
+tools=.build/test-tools/venv
+if [ ! -x "$tools/bin/west" ] || [ ! -x "$tools/bin/vcs" ]; then
+    { python3 -m venv "$tools" && "$tools/bin/pip" install -q --disable-pip-version-check west vcstool; } >/dev/null 2>&1 \
+        || echo "==> could not pip-install west and vcstool; the tests that re-read exports with them are skipped" >&2
+fi
 
 swift build --build-tests
 log="$(mktemp "${TMPDIR:-/tmp}/modkit-test.XXXXXX")"

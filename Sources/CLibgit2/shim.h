@@ -28,4 +28,24 @@ static inline int modkit_git_set_ssl_cert_locations(const char *file, const char
     return git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, file, path);
 }
 
+/* Shallow fetches (git_fetch_options.depth) exist from libgit2 1.7 on; before, the depth is ignored. */
+#if LIBGIT2_VER_MAJOR > 1 || (LIBGIT2_VER_MAJOR == 1 && LIBGIT2_VER_MINOR >= 7)
+#define MODKIT_GIT_SHALLOW 1
+#else
+#define MODKIT_GIT_SHALLOW 0
+#endif
+
+static inline int modkit_git_supports_shallow(void) {
+    return MODKIT_GIT_SHALLOW;
+}
+
+static inline void modkit_git_fetch_options_set_depth(git_fetch_options *options, int depth) {
+#if MODKIT_GIT_SHALLOW
+    options->depth = depth;
+#else
+    (void)options;
+    (void)depth;
+#endif
+}
+
 #endif

@@ -10,6 +10,8 @@ public struct CloneOptions {
     public var checkout = true
     /// Download progress; return false to cancel (the error code is then `.user`).
     public var progress: ((TransferProgress) -> Bool)? = nil
+    /// Commits of history to fetch, 0 for all; honoured where `GitKit.supportsShallowFetch`.
+    public var depth = 0
 
     public init(bare: Bool = false, branch: String? = nil, checkout: Bool = true,
                 progress: ((TransferProgress) -> Bool)? = nil) {
@@ -34,6 +36,7 @@ extension Repository {
         cloneOptions.checkout_opts.checkout_strategy =
             options.checkout ? GIT_CHECKOUT_SAFE.rawValue : GIT_CHECKOUT_NONE.rawValue
         cloneOptions.fetch_opts.proxy_opts.type = GIT_PROXY_AUTO
+        modkit_git_fetch_options_set_depth(&cloneOptions.fetch_opts, Int32(options.depth))
         let box = RemoteCallbacksBox(transferProgress: options.progress)
         box.install(into: &cloneOptions.fetch_opts.callbacks)
         let pointer = try box.run { () throws(GitError) in

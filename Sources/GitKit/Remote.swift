@@ -17,6 +17,8 @@ public struct FetchOptions {
     public var downloadTags: TagDownload = .auto
     /// Download progress; return false to cancel (the error code is then `.user`).
     public var progress: ((TransferProgress) -> Bool)? = nil
+    /// Commits of history to fetch, 0 for all; honoured where `GitKit.supportsShallowFetch`.
+    public var depth = 0
 
     public init(prune: Bool = false, downloadTags: TagDownload = .auto, progress: ((TransferProgress) -> Bool)? = nil) {
         self.prune = prune
@@ -86,6 +88,7 @@ extension Repository {
         case .none: fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
         }
         fetchOptions.proxy_opts.type = GIT_PROXY_AUTO
+        modkit_git_fetch_options_set_depth(&fetchOptions, Int32(options.depth))
         let box = RemoteCallbacksBox(transferProgress: options.progress)
         box.install(into: &fetchOptions.callbacks)
         let packsBefore = packNames()

@@ -12,19 +12,23 @@ public enum ModKitCLI {
             Interrupt.install()
             GitKit.initializeInBackground()
         }
-        let console = providedConsole ?? Console(
-            noColorFlag: arguments.contains("--no-color"),
-            quiet: arguments.contains("--quiet") || arguments.contains("-q"),
-            verbose: arguments.contains("--verbose") || arguments.contains("-v")
-        )
-        let status = run(arguments, console: console)
+        let status = run(arguments) { parsed in
+            providedConsole ?? Console(noColorFlag: parsed.flag("no-color"), quiet: parsed.flag("quiet"), verbose: parsed.flag("verbose"))
+        }
         if providedConsole == nil { GitKit.finishInitialization() }
         return status.rawValue
     }
 
-    static func run(_ arguments: [String], console: Console) -> ExitStatus {
+    /// Runs one command line, printing to `console`.
+    static func run(_ arguments: [String], console: Console) -> ExitStatus { run(arguments) { _ in console } }
+
+    /// Runs one command line; `makeConsole` builds the console from the parsed options (bundled short options
+    /// such as `-qj1` included), or, when the command line does not parse, from the options it could read.
+    static func run(_ arguments: [String], makeConsole: (ParsedArguments) -> Console) -> ExitStatus {
         let (commandIndex, leading) = locateCommand(arguments)
+        func fallbackConsole() -> Console { makeConsole(ArgumentParser.lenient(arguments, options: GlobalOptions.specs)) }
         guard let commandIndex else {
+            let console = fallbackConsole()
             if leading.contains("--version") {
                 console.result("modkit \(version) (libgit2 \(GitKit.libgit2Version))")
                 return .success
@@ -40,20 +44,39 @@ public enum ModKitCLI {
 
         let name = arguments[commandIndex]
         if name == "help" {
-            let topic = arguments.dropFirst(commandIndex + 1).first
-            guard let topic else { console.result(Help.overview()); return .success }
+            let console = fallbackConsole()
+            let rest = arguments.dropFirst(commandIndex + 1)
+            if rest.contains("--\(Help.manOption.long)") {
+                console.result(ManPage.render(version: version))
+                return .success
+            }
+            if let unknown = rest.first(where: { $0.hasPrefix("-") && !["-h", "--help"].contains($0) }) {
+                console.error("unknown option '\(unknown)'")
+                console.diagnostic("usage: \(Help.helpUsage)")
+                return .usage
+            }
+            let topic = rest.first { !$0.hasPrefix("-") }
+            guard let topic else {
+                console.result(rest.isEmpty ? Help.overview() : Help.helpText)
+                return .success
+            }
             guard let command = Registry.command(named: topic) else { return unknownCommand(topic, console: console) }
             console.result(Help.text(for: command.spec))
             return .success
         }
-        guard let command = Registry.command(named: name) else { return unknownCommand(name, console: console) }
+        guard let command = Registry.command(named: name) else { return unknownCommand(name, console: fallbackConsole()) }
 
         var rest = arguments
         rest.remove(at: commandIndex)
         let spec = command.spec
+        let parsed: ParsedArguments
         do {
-            let parser = ArgumentParser(options: spec.options + GlobalOptions.specs, positional: spec.positional)
-            let parsed = try parser.parse(rest)
+            parsed = try ArgumentParser(options: spec.options + GlobalOptions.specs, positional: spec.positional).parse(rest)
+        } catch {
+            return report(error, command: spec, console: fallbackConsole())
+        }
+        let console = makeConsole(parsed)
+        do {
             if parsed.flag("help") {
                 console.result(Help.text(for: spec))
                 return .success

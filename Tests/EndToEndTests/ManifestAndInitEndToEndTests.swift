@@ -74,7 +74,8 @@ import Testing
         #expect(ignore.contains("/Libs/Core/\n") && ignore.contains("/Libs/Network/\n"))
 
         let list = try sandbox.modkit("list", "--json", in: "ws")
-        let modules = try #require(try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [[String: Any]])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [String: Any])
+        let modules = try #require(report["modules"] as? [[String: Any]])
         #expect(modules.compactMap { $0["name"] as? String } == ["Core", "Network"])
         #expect(modules.compactMap { $0["url"] as? String } == [
             sandbox.url("remotes/Core.git").path, sandbox.url("remotes/Network.git").path,

@@ -125,7 +125,8 @@ import Testing
         #expect(try sandbox.read("ws/Features/Payments/VERSION") == "1.2.0\n")
 
         let status = try sandbox.modkit("status", "--json", in: "ws")
-        let modules = try #require(try sandbox.json(status) as? [[String: Any]])
+        let report = try #require(try sandbox.json(status) as? [String: Any])
+        let modules = try #require(report["modules"] as? [[String: Any]])
         for module in modules where module["kind"] as? String == "repository" {
             let name = try #require(module["name"] as? String)
             #expect(module["commit"] as? String == recorded[name], "\(name)")

@@ -42,7 +42,9 @@ import Testing
         let sandbox = try makeWorkspace()
         let result = try sandbox.modkit("status", "--json", in: "ws/Libs/Alpha/Sources")
         #expect(result.status == 0, "\(result.err)")
-        let modules = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [[String: Any]])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(report["schema"] as? Int == 1)
+        let modules = try #require(report["modules"] as? [[String: Any]])
         #expect(modules.map { $0["name"] as? String } == ["Alpha", "Beta", "Gamma"])
 
         let alpha = modules[0]
@@ -96,7 +98,9 @@ import Testing
         let sandbox = try makeWorkspace()
         let result = try sandbox.modkit("list", "--json", "-g", "core", in: "ws")
         #expect(result.status == 0, "\(result.err)")
-        let modules = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [[String: Any]])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+        #expect(report["schema"] as? Int == 1)
+        let modules = try #require(report["modules"] as? [[String: Any]])
         #expect(modules.count == 1)
         #expect(modules.first?["name"] as? String == "Alpha")
         #expect(modules.first?["url"] as? String == "file://\(sandbox.url("remotes").path)/Alpha.git")

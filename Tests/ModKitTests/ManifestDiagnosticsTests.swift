@@ -115,7 +115,7 @@ import Testing
         modkit.yml:3:1: error: unknown key 'colour' at the top level
         colour: red
         ^
-        hint: allowed here: version, workspace, defaults, templates, modules, release
+        hint: allowed here: version, workspace, defaults, templates, modules, release, imports
         """)
     }
 
@@ -132,12 +132,38 @@ import Testing
 
         """)
         #expect(found.map(\.message) == [
-            "module path 'Libs/A/B' lies inside module 'A' at 'Libs/A'; modules cannot nest",
-            "module path 'Other' contains module 'C' at 'Other/C'; modules cannot nest",
+            "module path 'Libs/A/B' lies inside module 'A' at 'Libs/A'; 'A' is a directory module, and only repository modules can hold other modules",
+            "module path 'Other' contains module 'C' at 'Other/C'; 'D' is a directory module, and only repository modules can hold other modules",
             "module 'E' has the same path as module 'A' ('Libs/A')",
             "module path '/abs' is absolute",
         ])
         #expect(found[0].location?.line == 4 && found[0].location?.column == 21)
+    }
+
+    @Test func repositoryModulesNestButDirectoryModulesDoNot() {
+        let nested = try? ManifestLoader.parse(text: """
+        version: 1
+        modules:
+          - {name: bsim, url: "file:///srv/bsim", path: tools/bsim}
+          - {name: babblesim_base, url: "file:///srv/base", path: tools/bsim/components}
+          - {name: ext, url: "file:///srv/ext", path: tools/bsim/components/ext}
+
+        """, file: file, displayPath: "modkit.yml")
+        #expect(nested?.modules.map(\.path) == ["tools/bsim", "tools/bsim/components", "tools/bsim/components/ext"],
+                "repository modules inside repository modules are allowed, as in repo and west")
+        let found = problems("""
+        version: 1
+        modules:
+          - {name: bsim, url: "file:///srv/bsim", path: tools/bsim}
+          - {name: Docs, path: tools/bsim/docs}
+          - {name: Sub, path: lib}
+          - {name: inner, url: "file:///srv/inner", path: lib/inner}
+
+        """)
+        #expect(found.map(\.message) == [
+            "module path 'tools/bsim/docs' lies inside module 'bsim' at 'tools/bsim'; 'Docs' is a directory module, part of the manifest repository, so it cannot lie in the work tree of repository module 'bsim'",
+            "module path 'lib/inner' lies inside module 'Sub' at 'lib'; 'Sub' is a directory module, and only repository modules can hold other modules",
+        ])
     }
 
     @Test func badValuesAreReportedAtTheValue() {

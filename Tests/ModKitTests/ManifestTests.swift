@@ -64,15 +64,46 @@ func makeTemporaryDirectory() throws -> URL {
           - {name: App, path: App}
 
         """)
-        #expect(try m.select(names: [], groups: []).map(\.name) == ["Core", "Net", "UI", "App"])
-        #expect(try m.select(names: [], groups: ["core"]).map(\.name) == ["Core", "Net"])
-        #expect(try m.select(names: ["App", "Core"], groups: []).map(\.name) == ["Core", "App"])
-        #expect(try m.select(names: ["App"], groups: ["ui"]).map(\.name) == ["UI", "App"])
+        #expect(try m.select([], groups: []).map(\.name) == ["Core", "Net", "UI", "App"])
+        #expect(try m.select([], groups: ["core"]).map(\.name) == ["Core", "Net"])
+        #expect(try m.select(["App", "Core"], groups: []).map(\.name) == ["Core", "App"])
+        #expect(try m.select(["App"], groups: ["ui"]).map(\.name) == ["UI", "App"])
         do {
-            _ = try m.select(names: ["Cor"], groups: ["uii"])
+            _ = try m.select(["Cor"], groups: ["uii"])
             Issue.record("expected an error")
         } catch {
             #expect(error.diagnostics.map(\.message) == ["no module named 'Cor' (did you mean 'Core'?)", "no module is in group 'uii' (did you mean 'ui'?)"])
+        }
+    }
+
+    @Test func selectByPathsCommaGroupsAndExclusions() throws {
+        let m = try manifest("""
+          - {name: Core, path: Libs/Core, groups: [core]}
+          - {name: Net, path: Libs/Net, groups: [core, net]}
+          - {name: Plugin, path: Plugins/Auth, groups: [net]}
+          - {name: UI, path: UI, groups: ui}
+          - {name: App, path: App, groups: [prebuilts]}
+
+        """)
+        let root = m.root
+        // Paths: relative to the working directory, or to the workspace root; inside a module; '.'.
+        #expect(try m.select(["Libs/Core"], groups: []).map(\.name) == ["Core"])
+        #expect(try m.select(["Libs/Core/Sources/Core.swift"], groups: []).map(\.name) == ["Core"])
+        #expect(try m.select(["."], groups: [], from: root.appendingPathComponent("Libs/Net/Sources")).map(\.name) == ["Net"])
+        #expect(try m.select(["."], groups: [], from: root.appendingPathComponent("Plugins/Auth/x")).map(\.name) == ["Plugin"])
+        #expect(try m.select(["../UI"], groups: [], from: root.appendingPathComponent("App")).map(\.name) == ["UI"])
+        #expect(try m.select(["Core", "UI"], groups: [], from: root.appendingPathComponent("Libs")).map(\.name) == ["Core", "UI"])
+        // Groups: comma lists, exclusions, all.
+        #expect(try m.select([], groups: ["core,ui"]).map(\.name) == ["Core", "Net", "UI"])
+        #expect(try m.select([], groups: ["core", "-net"]).map(\.name) == ["Core"])
+        #expect(try m.select([], groups: ["-prebuilts"]).map(\.name) == ["Core", "Net", "Plugin", "UI"])
+        #expect(try m.select([], groups: ["all,-net"]).map(\.name) == ["Core", "UI", "App"])
+        #expect(try m.select(["App"], groups: ["-prebuilts"]).map(\.name) == ["App"])
+        do {
+            _ = try m.select(["Libs/Cor"], groups: ["-nett"])
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.diagnostics.map(\.message) == ["no module named 'Libs/Cor'", "no module is in group 'nett' (did you mean 'net'?)"])
         }
     }
 

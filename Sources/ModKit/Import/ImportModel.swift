@@ -29,6 +29,8 @@ public struct ImportedModule: Sendable, Equatable {
     public var path: String
     public var revision: String?
     public var groups: [String]
+    /// History to fetch (repo `clone-depth`, west `clone-depth`); nil for all of it.
+    public var depth: Int?
     /// Facts kept as comments next to the module, e.g. the commit the superproject recorded.
     public var notes: [String]
     /// Where the module is declared.
@@ -60,6 +62,12 @@ public struct ImportResult: Sendable {
     public var warnings: [Diagnostic]
     /// The directory module paths are relative to, when it is not the workspace root (a superproject).
     public var baseDirectory: URL?
+    /// `defaults.groups`: the selection the source tool syncs by default (repo leaves out `notdefault`, west applies `group-filter`).
+    public var defaultGroups: [String]?
+    /// west `import:`s, recorded as `imports:` so they are followed whenever modkit.yml is read (module by source name until finished).
+    public var imports: [ManifestImport] = []
+    /// Files merged into the import beside the one named (repo's `.repo/local_manifests/*.xml`).
+    public var mergedFiles: [String] = []
 
     public init(format: ImportFormat, source: String, modules: [ImportedModule] = [], defaultRevision: String? = nil, urlBase: String? = nil, warnings: [Diagnostic] = [], baseDirectory: URL? = nil) {
         self.format = format
@@ -132,12 +140,9 @@ struct ImportProblems {
 
 /// Revisions as other tools write them, made into what `modkit.yml` expects.
 enum ImportedRevision {
-    /// `refs/heads/main` → `main`, `refs/tags/v1` → `v1`; anything else unchanged.
+    /// `refs/heads/main` → `main`; anything else unchanged, so `refs/tags/v1` still says it is a tag when exported again.
     static func normalize(_ revision: String) -> String {
-        for prefix in ["refs/heads/", "refs/tags/"] where revision.hasPrefix(prefix) {
-            return String(revision.dropFirst(prefix.count))
-        }
-        return revision
+        revision.hasPrefix("refs/heads/") ? String(revision.dropFirst("refs/heads/".count)) : revision
     }
 
     /// True for a full 40-hex commit id.

@@ -7,7 +7,7 @@ import YAMLKit
 public enum ManifestImporter {
     /// Files looked for when the path given is a directory, in this order.
     static let candidates: [(String, ImportFormat)] = [
-        (".gitmodules", .submodules), ("west.yml", .west), (".repo/manifest.xml", .repo), ("default.xml", .repo),
+        (".gitmodules", .submodules), ("west.yml", .west), (".repo/manifest.xml", .repo), ("default.xml", .repo), ("manifest.xml", .repo),
     ]
 
     /// Reads `path` (a file, or a directory holding one of the known files) as `format`, or as the format its content shows.
@@ -94,9 +94,9 @@ public enum ManifestImporter {
                 skip("\(called) has the url '\(module.url)', which is not a url (\(why)); not imported")
                 continue
             }
-            if let other = keptPaths.earliestCollision(with: module.path).map({ kept[$0] }) {
-                let relation = other.path == module.path ? "the same path as" : "a path nested with that of"
-                skip("\(called) at '\(module.path)' has \(relation) '\(other.sourceName)' at '\(other.path)'; modkit modules do not nest, not imported")
+            // Repository modules may nest, as repo and west projects do; only the same path twice cannot be kept.
+            if let other = keptPaths.earliestCollision(with: module.path, index: kept.count, allows: { _, _ in true }).map({ kept[$0] }) {
+                skip("\(called) at '\(module.path)' has the same path as '\(other.sourceName)'; not imported")
                 continue
             }
             if exact, result.format != .submodules {
@@ -107,6 +107,23 @@ public enum ManifestImporter {
         }
         assignNames(&kept)
         result.modules = kept
+        let names = Dictionary(kept.map { ($0.sourceName, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let rootPrefix = workspaceRoot.path.hasSuffix("/") ? workspaceRoot.path : workspaceRoot.path + "/"
+        var outside: [Diagnostic] = []
+        result.imports = result.imports.compactMap { entry in
+            var entry = entry
+            if let project = entry.module {
+                guard let name = names[project] else { return nil }
+                entry.module = name
+            } else if entry.file.hasPrefix(rootPrefix) {
+                entry.file = String(entry.file.dropFirst(rootPrefix.count))
+            } else {
+                outside.append(Diagnostic(severity: .warning, message: "'self: import' reads \(entry.file), outside the workspace \(workspaceRoot.path); not followed"))
+                return nil
+            }
+            return entry
+        }
+        result.warnings += outside
         result.warnings = inFileOrder(result.warnings)
 
         if result.urlBase == nil { result.urlBase = commonParent(kept.map(\.url)) }

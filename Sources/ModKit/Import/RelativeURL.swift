@@ -39,8 +39,9 @@ enum RelativeURL {
     }
 
     /// repo's rule (a url join): the last component of the manifest url is dropped, then each `..` drops one more.
+    /// Like repo, an scp-like manifest url (`git@host:org/manifest`) is first read as `ssh://git@host/org/manifest`.
     static func resolveRepo(_ fetch: String, against manifestURL: String) -> String {
-        var base = manifestURL
+        var base = sshForm(ofSCPLike: manifestURL)
         while base.count > 1, base.hasSuffix("/") { base.removeLast() }
         var components = base.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let minimum = base.contains("://") ? 3 : 1
@@ -55,5 +56,12 @@ enum RelativeURL {
             }
         }
         return (components + appended).joined(separator: "/")
+    }
+
+    /// `user@host:path` → `ssh://user@host/path` (repo's `normalize_url`); any other url unchanged.
+    static func sshForm(ofSCPLike url: String) -> String {
+        guard !url.contains("://"), let at = url.firstIndex(of: "@"), let colon = url.firstIndex(of: ":"), at < colon,
+              !url[..<colon].contains("/"), url.index(after: colon) < url.endIndex, url[url.index(after: colon)] != "/" else { return url }
+        return "ssh://" + url[..<colon] + "/" + url[url.index(after: colon)...]
     }
 }

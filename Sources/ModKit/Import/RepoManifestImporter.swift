@@ -11,22 +11,11 @@ enum RepoManifestImporter {
         var source: ImportSource
     }
 
-    private struct Project {
-        var name: String
-        var path: String
-        var remote: String?
-        var revision: String?
-        var groups: [String]
-        var preferredName: String?
-        var line: Int
-        var source: ImportSource
-    }
-
     /// The annotation `modkit export` writes when a module's name is not the one its project name would give.
     static let nameAnnotation = "modkit-name"
 
     /// An element of the manifest after includes are expanded, with the file it came from and groups its `<include>` adds.
-    private struct Located {
+    struct Located {
         var element: XMLElementNode
         var source: ImportSource
         var includeGroups: [String]
@@ -35,7 +24,7 @@ enum RepoManifestImporter {
     static let elementAttributes: [String: Set<String>] = [
         "remote": ["name", "fetch", "revision"],
         "default": ["remote", "revision"],
-        "project": ["name", "path", "remote", "revision", "groups"],
+        "project": ["name", "path", "remote", "revision", "groups", "clone-depth"],
         "extend-project": ["name", "path", "dest-path", "groups", "revision", "remote"],
         "remove-project": ["name", "path", "optional"],
         "include": ["name", "groups"],
@@ -43,8 +32,20 @@ enum RepoManifestImporter {
 
     static func read(_ source: ImportSource) throws(ManifestError) -> ImportResult {
         var problems = ImportProblems()
-        var elements: [Located] = []
-        try expand(source, groups: [], chain: [], into: &elements, problems: &problems)
+        let checkout = RepoCheckout(manifest: source)
+        var includes = RepoIncludes(directory: checkout?.manifests ?? source.url.deletingLastPathComponent(),
+                                    displayDirectory: checkout?.manifestsDisplay ?? DisplayPath.parent(of: source.displayPath))
+        var elements = try includes.expand(source, problems: &problems)
+        var merged: [String] = []
+        if let checkout {
+            // repo reads each local manifest after the manifest, in name order, with includes relative to `.repo`.
+            includes.directory = checkout.repoDirectory
+            includes.displayDirectory = checkout.repoDisplay
+            for (file, shown) in checkout.localManifests() {
+                elements += try includes.expand(try ImportSource.read(file, displayPath: shown), problems: &problems)
+                merged.append(shown)
+            }
+        }
 
         var remotes: [String: Remote] = [:]
         var defaultRemote: String?
@@ -77,70 +78,36 @@ enum RepoManifestImporter {
             }
         }
 
-        var projects: [Project] = []
-        // name and path → index in `projects`, rebuilt after the rare elements that change or remove projects.
-        var declared: [String: Int] = [:]
-        func key(_ name: String, _ path: String) -> String { "\(name)\u{0}\(path)" }
-        func reindex() {
-            declared = [:]
-            for (index, project) in projects.enumerated() where declared[key(project.name, project.path)] == nil {
-                declared[key(project.name, project.path)] = index
-            }
-        }
+        var table = RepoProjectTable()
+        var declaredAny = false
         for located in elements {
             let element = located.element, file = located.source
             switch element.name {
             case "project":
-                guard let name = element["name"], !name.isEmpty else {
-                    problems.error("<project> needs a 'name'", in: file, line: element.line)
-                    continue
-                }
-                let path = element["path"] ?? name
-                if let clash = declared[key(name, path)].map({ projects[$0] }) {
-                    problems.error("project '\(name)' at '\(path)' is declared twice (first at \(clash.source.displayPath):\(clash.line))",
-                                   in: file, line: element.line)
-                    continue
-                }
-                let annotation = element.children.first { $0.name == "annotation" && $0["name"] == nameAnnotation }
-                declared[key(name, path)] = projects.count
-                projects.append(Project(name: name, path: path, remote: element["remote"], revision: element["revision"],
-                                        groups: splitGroups(element["groups"]) + located.includeGroups,
-                                        preferredName: annotation?["value"], line: element.line, source: file))
-                for child in element.children where !(child.name == "annotation" && child["name"] == nameAnnotation) {
-                    let what = child.name == "project" ? "nested <project name=\"\(child["name"] ?? "")\"> is not imported (modkit modules do not nest)"
-                        : "<\(child.name)\(child["src"].map { " src=\"\($0)\"" } ?? "")\(child["dest"].map { " dest=\"\($0)\"" } ?? "")> of project '\(name)' is not carried over"
-                    problems.warn(what, in: file, line: child.line,
-                                  hint: child.name == "copyfile" || child.name == "linkfile" ? "copy or link the file in a build step, or commit it where it is needed" : nil)
-                }
+                declaredAny = true
+                declare(element, in: file, parent: nil, includeGroups: located.includeGroups, into: &table, problems: &problems)
             case "extend-project":
                 guard let name = element["name"] else {
                     problems.error("<extend-project> needs a 'name'", in: file, line: element.line)
                     continue
                 }
-                let matches = projects.indices.filter { projects[$0].name == name && (element["path"] == nil || projects[$0].path == element["path"]) }
-                if matches.isEmpty {
-                    problems.warn("<extend-project name=\"\(name)\"> names no project declared before it; ignored", in: file, line: element.line)
-                }
-                for index in matches {
-                    if let dest = element["dest-path"] { projects[index].path = dest }
-                    if let revision = element["revision"] { projects[index].revision = revision }
-                    if let remote = element["remote"] { projects[index].remote = remote }
-                    for group in splitGroups(element["groups"]) where !projects[index].groups.contains(group) {
-                        projects[index].groups.append(group)
+                let changed = table.update(name: name, path: element["path"]) { project in
+                    if let dest = element["dest-path"] { project.path = dest }
+                    if let revision = element["revision"] { project.revision = revision }
+                    if let remote = element["remote"] { project.remote = remote }
+                    for group in splitGroups(element["groups"]) where !project.groups.contains(group) {
+                        project.groups.append(group)
                     }
                 }
-                reindex()
+                if changed == 0 {
+                    problems.warn("<extend-project name=\"\(name)\"> names no project declared before it; ignored", in: file, line: element.line)
+                }
             case "remove-project":
                 guard let name = element["name"] ?? element["path"] else {
                     problems.error("<remove-project> needs a 'name' or 'path'", in: file, line: element.line)
                     continue
                 }
-                let before = projects.count
-                projects.removeAll { project in
-                    (element["name"] == nil || project.name == element["name"]) && (element["path"] == nil || project.path == element["path"])
-                }
-                reindex()
-                if projects.count == before, element["optional"] != "true" {
+                if table.remove(name: element["name"], path: element["path"]) == 0, element["optional"] != "true" {
                     problems.warn("<remove-project> '\(name)' names no project declared before it", in: file, line: element.line)
                 }
             case "remote", "default", "include":
@@ -152,8 +119,9 @@ enum RepoManifestImporter {
             }
         }
 
-        let manifestURL = manifestRepositoryURL(of: source)
+        let manifestURL = manifestRepositoryURL(in: checkout?.manifests ?? source.url.deletingLastPathComponent())
         var fetchURLs: [String: String] = [:]
+        let projects = table.projects
         let usedRemotes = Set(projects.compactMap { $0.remote ?? defaultRemote })
         for (name, remote) in remotes.sorted(by: { $0.value.line < $1.value.line }) where usedRemotes.contains(name) || name == defaultRemote {
             fetchURLs[name] = resolvedFetch(remote, manifestURL: manifestURL, problems: &problems)
@@ -173,56 +141,67 @@ enum RepoManifestImporter {
             var module = ImportedModule(sourceName: project.name, url: join(base, project.name), path: project.path, revision: revision,
                                         groups: project.groups, location: project.source.location(line: project.line))
             module.preferredName = project.preferredName
-            if module.groups.contains("notdefault") {
-                problems.warn("project '\(project.name)' is in group 'notdefault', which means nothing special to modkit: 'modkit sync' syncs it unless '-g' selects other groups",
-                              in: project.source, line: project.line)
-            }
+            module.depth = project.cloneDepth
             module.groups = module.groups.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
             modules.append(module)
         }
+        if !declaredAny {
+            problems.error("\(source.displayPath) declares no <project>\(merged.isEmpty ? "" : " (nor do the local manifests merged with it)")",
+                           in: source, line: 1,
+                           hint: "import the manifest that declares the projects (e.g. default.xml), not one that only extends or removes them")
+        }
         try problems.throwIfFailed()
         let urlBase = defaultRemote.flatMap { fetchURLs[$0] }
-        return ImportResult(format: .repo, source: source.displayPath, modules: modules,
-                            defaultRevision: defaultRevision.map(ImportedRevision.normalize), urlBase: urlBase, warnings: problems.warnings)
+        var result = ImportResult(format: .repo, source: source.displayPath, modules: modules,
+                                  defaultRevision: defaultRevision.map(ImportedRevision.normalize), urlBase: urlBase, warnings: problems.warnings)
+        // repo syncs every project except those in 'notdefault' unless asked for other groups.
+        if modules.contains(where: { $0.groups.contains("notdefault") }) { result.defaultGroups = ["-notdefault"] }
+        result.mergedFiles = merged
+        result.baseDirectory = checkout?.top
+        return result
     }
 
-    /// Parses `source` and appends its elements, with included files expanded in place.
-    private static func expand(_ source: ImportSource, groups: [String], chain: [String], into elements: inout [Located], problems: inout ImportProblems) throws(ManifestError) {
-        let root: XMLElementNode
-        do {
-            root = try XMLTree.parse(source.text)
-        } catch {
-            throw ManifestError(diagnostics: [source.diagnostic(.error, "invalid XML: \(error.message)", line: error.line, column: error.column)])
+    /// Declares a `<project>` and the projects nested in it (repo joins their names and paths onto the parent's).
+    private static func declare(_ element: XMLElementNode, in file: ImportSource, parent: RepoProjectTable.Project?, includeGroups: [String],
+                                into table: inout RepoProjectTable, problems: inout ImportProblems) {
+        guard let ownName = element["name"], !ownName.isEmpty else {
+            problems.error("<project> needs a 'name'", in: file, line: element.line)
+            return
         }
-        guard root.name == "manifest" else {
-            throw ManifestError(diagnostics: [source.diagnostic(.error, "expected <manifest> as the root element, found <\(root.name)>", line: root.line)])
+        let name = parent.map { $0.name + "/" + ownName } ?? ownName
+        let ownPath = element["path"] ?? ownName
+        let path = parent.map { $0.path + "/" + ownPath } ?? ownPath
+        if let clash = table.existing(name: name, path: path) {
+            problems.error("project '\(name)' at '\(path)' is declared twice (first at \(clash.source.displayPath):\(clash.line))",
+                           in: file, line: element.line)
+            return
         }
-        let chain = chain + [source.url.standardizedFileURL.path]
-        for element in root.children {
-            guard element.name == "include" else {
-                elements.append(Located(element: element, source: source, includeGroups: groups))
+        var cloneDepth: Int?
+        if let text = element["clone-depth"] {
+            if let depth = Int(text), depth > 0 {
+                cloneDepth = depth
+            } else {
+                problems.error("clone-depth=\"\(text)\" of project '\(name)' is not a positive number", in: file, line: element.line)
+            }
+        }
+        let annotation = element.children.first { $0.name == "annotation" && $0["name"] == nameAnnotation }
+        let project = RepoProjectTable.Project(
+            name: name, path: path, remote: element["remote"] ?? parent?.remote, revision: element["revision"] ?? parent?.revision,
+            groups: splitGroups(element["groups"]) + (parent?.groups ?? includeGroups), cloneDepth: cloneDepth ?? parent?.cloneDepth,
+            preferredName: annotation?["value"], line: element.line, source: file)
+        table.add(project)
+        for child in element.children where !(child.name == "annotation" && child["name"] == nameAnnotation) {
+            if child.name == "project" {
+                declare(child, in: file, parent: project, includeGroups: includeGroups, into: &table, problems: &problems)
                 continue
             }
-            warnUnknownAttributes(element, in: source, problems: &problems)
-            guard let name = element["name"] else {
-                throw ManifestError(diagnostics: [source.diagnostic(.error, "<include> needs a 'name'", line: element.line)])
-            }
-            let url = URL(fileURLWithPath: name, relativeTo: source.url.deletingLastPathComponent()).standardizedFileURL
-            if chain.contains(url.path) {
-                throw ManifestError(diagnostics: [source.diagnostic(.error, "<include name=\"\(name)\"> includes itself (directly or through other files)", line: element.line)])
-            }
-            let shown = (source.displayPath as NSString).deletingLastPathComponent
-            let included: ImportSource
-            do {
-                included = try ImportSource.read(url, displayPath: shown.isEmpty ? name : shown + "/" + name)
-            } catch {
-                throw ManifestError(diagnostics: [source.diagnostic(.error, "cannot include '\(name)': \(url.path) cannot be read", line: element.line)])
-            }
-            try expand(included, groups: groups + splitGroups(element["groups"]), chain: chain, into: &elements, problems: &problems)
+            let what = "<\(child.name)\(child["src"].map { " src=\"\($0)\"" } ?? "")\(child["dest"].map { " dest=\"\($0)\"" } ?? "")> of project '\(name)' is not carried over"
+            problems.warn(what, in: file, line: child.line,
+                          hint: child.name == "copyfile" || child.name == "linkfile" ? "copy or link the file in a build step, or commit it where it is needed" : nil)
         }
     }
 
-    private static func warnUnknownAttributes(_ element: XMLElementNode, in source: ImportSource, problems: inout ImportProblems) {
+    static func warnUnknownAttributes(_ element: XMLElementNode, in source: ImportSource, problems: inout ImportProblems) {
         guard let known = elementAttributes[element.name] else { return }
         for attribute in element.attributes where !known.contains(attribute.name) {
             problems.warn("attribute \(attribute.name)=\"\(attribute.value)\" of <\(element.name)\(element["name"].map { " name=\"\($0)\"" } ?? "")> is not carried over",
@@ -231,7 +210,7 @@ enum RepoManifestImporter {
     }
 
     /// repo groups are separated by commas or white space; the implicit `all`, `default`, `name:…` and `path:…` are left out.
-    private static func splitGroups(_ text: String?) -> [String] {
+    static func splitGroups(_ text: String?) -> [String] {
         guard let text else { return [] }
         return text.split(whereSeparator: { $0 == "," || $0.isWhitespace }).map(String.init)
             .filter { $0 != "all" && $0 != "default" && !$0.hasPrefix("name:") && !$0.hasPrefix("path:") }
@@ -253,8 +232,8 @@ enum RepoManifestImporter {
     }
 
     /// The url of the git repository holding the manifest (repo resolves relative `fetch` urls against it).
-    private static func manifestRepositoryURL(of source: ImportSource) -> String? {
-        guard let repository = try? Repository.discover(from: source.url.deletingLastPathComponent().path) else { return nil }
+    private static func manifestRepositoryURL(in directory: URL) -> String? {
+        guard let repository = try? Repository.discover(from: directory.path) else { return nil }
         return (try? repository.remoteURL("origin")) ?? nil
     }
 }

@@ -2,7 +2,7 @@ import YAMLKit
 
 /// Reads a Zephyr `west.yml`: remotes with `url-base`, defaults, and projects with `repo-path`, `revision`, `path`, `groups`.
 enum WestImporter {
-    static let projectKeys: Set<String> = ["name", "remote", "url", "repo-path", "revision", "path", "groups", "description"]
+    static let projectKeys: Set<String> = ["name", "remote", "url", "repo-path", "revision", "path", "groups", "description", "import", "clone-depth"]
     /// west's revision when neither the project nor `defaults` names one.
     static let westDefaultRevision = "master"
 
@@ -23,6 +23,8 @@ enum WestImporter {
         var defaultRemote: String?
         var defaultRevision: String?
         var projectsNode: YAMLNode?
+        var groupFilter: [String] = []
+        var imports: [ManifestImport] = []
         for (key, mark, value) in problems.entries(of: manifest, in: source) {
             switch key {
             case "version": break
@@ -65,15 +67,18 @@ enum WestImporter {
                 if let selfMapping = value.mapping {
                     for (key, mark, value) in problems.entries(of: selfMapping, in: source) {
                         if key == "import" {
-                            problems.warn("'self: import: \(describe(value))' is not followed; projects of imported manifests are not imported", in: source, at: mark,
-                                          hint: "import those manifests one by one, or copy their projects here")
+                            // Relative to the manifest's own folder; `ManifestImporter.finish` makes it relative to the workspace.
+                            if var entry = importEntry(value, project: nil, source: source, problems: &problems) {
+                                entry.file = source.url.deletingLastPathComponent().appendingPathComponent(entry.file).standardizedFileURL.path
+                                imports.append(entry)
+                            }
                         } else {
                             problems.warn("'self: \(key)' is not carried over", in: source, at: mark)
                         }
                     }
                 }
             case "group-filter":
-                problems.warn("'group-filter: \(describe(value))' is not carried over; select groups with 'modkit -g GROUP'", in: source, at: mark)
+                groupFilter = problems.strings(value, for: "group-filter", in: source)
             default:
                 problems.warn("'manifest: \(key)' is not carried over", in: source, at: mark)
             }
@@ -89,13 +94,62 @@ enum WestImporter {
                 if let module = project(item, remotes: remotes, defaultRemote: defaultRemote,
                                         defaultRevision: defaultRevision ?? westDefaultRevision, source: source, problems: &problems) {
                     modules.append(module)
+                    if let mapping = item.mapping, let node = mapping["import"],
+                       let entry = importEntry(node, project: module.sourceName, source: source, problems: &problems) {
+                        imports.append(entry)
+                    }
                 }
             }
         }
+        if modules.isEmpty, imports.isEmpty {
+            problems.error("\(source.displayPath) declares no project", in: source, line: manifestNode.start.line,
+                           hint: "import the west.yml that lists the projects under 'manifest: projects:'")
+        }
         try problems.throwIfFailed()
         let urlBase = (defaultRemote ?? (remotes.count == 1 ? remotes[0].name : nil)).flatMap { name in remotes.first { $0.name == name }?.urlBase }
-        return ImportResult(format: .west, source: source.displayPath, modules: modules,
-                            defaultRevision: defaultRevision ?? westDefaultRevision, urlBase: urlBase, warnings: problems.warnings)
+        var result = ImportResult(format: .west, source: source.displayPath, modules: modules,
+                                  defaultRevision: defaultRevision ?? westDefaultRevision, urlBase: urlBase, warnings: problems.warnings)
+        result.imports = imports
+        result.defaultGroups = defaultGroups(groupFilter, modules: modules)
+        return result
+    }
+
+    /// west's rule — a project is active unless it has groups and every one of them is disabled — as `defaults.groups`:
+    /// each disabled group with `-`, then every other group of the projects in one, which takes them back.
+    static func defaultGroups(_ filter: [String], modules: [ImportedModule]) -> [String]? {
+        var disabled: [String] = []
+        for entry in filter {
+            let name = String(entry.drop { $0 == "+" || $0 == "-" })
+            disabled.removeAll { $0 == name }
+            if entry.hasPrefix("-") { disabled.append(name) }
+        }
+        guard !disabled.isEmpty else { return nil }
+        var enabling: [String] = []
+        for module in modules where module.groups.contains(where: disabled.contains) {
+            for group in module.groups where !disabled.contains(group) && !enabling.contains(group) { enabling.append(group) }
+        }
+        return disabled.map { "-" + $0 } + enabling
+    }
+
+    /// A project's `import:` — `true`, a file, or `{file, name-allowlist, path-prefix}` — as an `imports:` entry.
+    private static func importEntry(_ node: YAMLNode, project: String?, source: ImportSource, problems: inout ImportProblems) -> ManifestImport? {
+        let called = project.map { "project '\($0)'" } ?? "self"
+        if let flag = node.bool { return flag ? ManifestImport(module: project) : nil }
+        if let file = node.string { return ManifestImport(module: project, file: file) }
+        guard let mapping = node.mapping else {
+            problems.error("\(called): expected true, a file or a mapping for 'import', found \(node.kindDescription)", in: source, at: node.start)
+            return nil
+        }
+        var entry = ManifestImport(module: project)
+        for (key, mark, value) in problems.entries(of: mapping, in: source) {
+            switch key {
+            case "file": entry.file = problems.string(value, for: key, in: source) ?? entry.file
+            case "name-allowlist": entry.nameAllowlist = problems.strings(value, for: key, in: source)
+            case "path-prefix": entry.pathPrefix = problems.string(value, for: key, in: source)
+            default: problems.warn("\(called): 'import: \(key)' is not carried over; only file, name-allowlist and path-prefix are", in: source, at: mark)
+            }
+        }
+        return entry
     }
 
     private static func project(_ item: YAMLNode, remotes: [(name: String, urlBase: String)], defaultRemote: String?, defaultRevision: String,
@@ -108,13 +162,8 @@ enum WestImporter {
             problems.error("a project needs a 'name'", in: source, at: item.start)
             return nil
         }
-        for (key, mark, value) in problems.entries(of: mapping, in: source) where !projectKeys.contains(key) {
-            if key == "import" {
-                problems.warn("project '\(name)': 'import: \(describe(value))' is not followed; the projects of its manifest are not imported",
-                              in: source, at: mark, hint: "run 'modkit init --import' on that project's west.yml separately, or list its projects here")
-            } else {
-                problems.warn("project '\(name)': '\(key)' is not carried over", in: source, at: mark)
-            }
+        for (key, mark, _) in problems.entries(of: mapping, in: source) where !projectKeys.contains(key) {
+            problems.warn("project '\(name)': '\(key)' is not carried over", in: source, at: mark)
         }
         let url: String
         if let explicit = problems.string(mapping["url"], for: "url", in: source) {
@@ -140,8 +189,14 @@ enum WestImporter {
         let path = problems.string(mapping["path"], for: "path", in: source) ?? name
         let groups = problems.strings(mapping["groups"], for: "groups", in: source)
         let notes = problems.string(mapping["description"], for: "description", in: source).map { [$0] } ?? []
-        return ImportedModule(sourceName: name, url: url, path: path, revision: ImportedRevision.normalize(revision), groups: groups,
-                              notes: notes, location: source.location(line: item.start.line, column: item.start.column))
+        var module = ImportedModule(sourceName: name, url: url, path: path, revision: ImportedRevision.normalize(revision), groups: groups,
+                                    notes: notes, location: source.location(line: item.start.line, column: item.start.column))
+        if let node = mapping["clone-depth"] {
+            if let depth = node.int, depth > 0 { module.depth = depth } else {
+                problems.error("project '\(name)': 'clone-depth' must be a positive number", in: source, at: node.start)
+            }
+        }
+        return module
     }
 
     /// A short rendering of a value for messages: a scalar as is, a collection by kind.

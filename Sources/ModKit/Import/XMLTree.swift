@@ -1,14 +1,36 @@
 /// An XML element with its attributes in source order and where its start tag begins.
-struct XMLElementNode {
-    var name: String
+///
+/// A class, so that a tree nested 50,000 levels deep is freed by the loop in `deinit` rather than by one
+/// recursive release per level, which would overflow the stack.
+final class XMLElementNode {
+    let name: String
     /// As written in the start tag, in source order, with references decoded.
     var attributes: [(name: String, value: String)]
     /// 1-based line and column of the `<` that opens the element; columns count Unicode scalars, as diagnostics do.
-    var line: Int
-    var column: Int
+    let line: Int
+    let column: Int
     var children: [XMLElementNode] = []
     /// Text directly inside the element (CDATA included), trimmed.
     var text = ""
+
+    init(name: String, attributes: [(name: String, value: String)], line: Int, column: Int) {
+        self.name = name
+        self.attributes = attributes
+        self.line = line
+        self.column = column
+    }
+
+    deinit {
+        guard !children.isEmpty else { return }
+        var pending = children
+        children = []
+        while var node = pending.popLast() {
+            if isKnownUniquelyReferenced(&node) {
+                pending.append(contentsOf: node.children)
+                node.children = []
+            }
+        }
+    }
 
     subscript(attribute: String) -> String? {
         attributes.first { $0.name == attribute }?.value
@@ -204,7 +226,7 @@ private struct XMLReader {
         let start = cursor.position
         cursor.advance()
         guard let name = cursor.readName() else { throw error("expected an element name after '<'", at: cursor.position) }
-        var element = XMLElementNode(name: name, attributes: [], line: start.line, column: start.column)
+        let element = XMLElementNode(name: name, attributes: [], line: start.line, column: start.column)
         while true {
             let afterWhitespace = cursor.skipWhitespace()
             guard let byte = cursor.peek() else { throw error("unterminated start tag <\(name)>: no '>' before the end of the file", at: start) }
@@ -279,7 +301,6 @@ private struct XMLReader {
     }
 
     private mutating func close(_ element: XMLElementNode, text: [UInt8]) {
-        var element = element
         element.text = Self.trimmed(text)
         if open.isEmpty {
             root = element

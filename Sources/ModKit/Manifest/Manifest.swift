@@ -10,8 +10,10 @@ public struct ManifestDefaults: Sendable, Hashable {
     public var dirTagFormat: String
     public var versionTagFormat: String
     public var generatedDir: String
+    /// `defaults.groups`: which modules a plain `modkit sync` takes, read in order (`-G` drops group G, `G` takes it back); nil takes all.
+    public var groups: [String]?
 
-    public init(remote: String = "origin", revision: String? = nil, urlBase: String? = nil, tagFormat: String = "{snapshot}", dirTagFormat: String = "{module}/{version}", versionTagFormat: String = "{version}", generatedDir: String = "Generated") {
+    public init(remote: String = "origin", revision: String? = nil, urlBase: String? = nil, tagFormat: String = "{snapshot}", dirTagFormat: String = "{module}/{version}", versionTagFormat: String = "{version}", generatedDir: String = "Generated", groups: [String]? = nil) {
         self.remote = remote
         self.revision = revision
         self.urlBase = urlBase
@@ -19,6 +21,7 @@ public struct ManifestDefaults: Sendable, Hashable {
         self.dirTagFormat = dirTagFormat
         self.versionTagFormat = versionTagFormat
         self.generatedDir = generatedDir
+        self.groups = groups
     }
 }
 
@@ -41,6 +44,10 @@ public struct Module: Sendable, Hashable {
     public var test: String?
     /// Languages of guard files to write ("c", "swift"); nil means all.
     public var guardLanguages: [String]?
+    /// The project name in the manifest it was imported from (`project:`), which `modkit export` writes back.
+    public var project: String?
+    /// `depth:`: how many commits of history a clone fetches; nil fetches all.
+    public var depth: Int?
     /// Where the module's `- name:` item starts.
     public var location: SourceLocation
     /// Where its `version:` value is, when there is one.
@@ -50,7 +57,7 @@ public struct Module: Sendable, Hashable {
 
     public var kind: Kind { url == nil ? .directory : .repository }
 
-    public init(name: String, url: String? = nil, path: String, revision: String? = nil, groups: [String] = [], version: String? = nil, test: String? = nil, guardLanguages: [String]? = nil, location: SourceLocation = SourceLocation(file: ManifestLoader.fileName, line: 1, column: 1), versionLocation: SourceLocation? = nil) {
+    public init(name: String, url: String? = nil, path: String, revision: String? = nil, groups: [String] = [], version: String? = nil, test: String? = nil, guardLanguages: [String]? = nil, project: String? = nil, depth: Int? = nil, location: SourceLocation = SourceLocation(file: ManifestLoader.fileName, line: 1, column: 1), versionLocation: SourceLocation? = nil) {
         self.name = name
         self.url = url
         self.path = path
@@ -59,6 +66,8 @@ public struct Module: Sendable, Hashable {
         self.version = version
         self.test = test
         self.guardLanguages = guardLanguages
+        self.project = project
+        self.depth = depth
         self.location = location
         self.versionLocation = versionLocation
     }
@@ -94,6 +103,12 @@ public struct Manifest: Sendable {
     public var defaults: ManifestDefaults
     public var templates: String?
     public var modules: [Module]
+    /// `imports:`, followed when the manifest is loaded.
+    public var imports: [ManifestImport] = []
+    /// The modules `imports:` added, by name (they are in `modules` too, after the written ones).
+    public var importedModules: Set<String> = []
+    /// What could not be followed in `imports:`, one line each, for commands to show.
+    public var importNotes: [String] = []
     /// Nil when the manifest has no `release:`, meaning the default checklist.
     public var releaseSteps: [ReleaseStep]?
     /// Absolute path of modkit.yml.
@@ -145,23 +160,20 @@ public struct Manifest: Sendable {
         module.path.isEmpty ? root : root.appendingPathComponent(module.path, isDirectory: true)
     }
 
-    /// Modules named in `names` or belonging to any of `groups`, in manifest order; both empty selects all. An unknown name or group is a usage error with a suggestion.
-    public func select(names: [String], groups: [String]) throws(ManifestError) -> [Module] {
-        if names.isEmpty, groups.isEmpty { return modules }
-        var problems: [Diagnostic] = []
-        let allNames = modules.map(\.name)
-        for name in names where module(named: name) == nil {
-            problems.append(.error("no module named '\(name)'\(DidYouMean.suffix(for: name, among: allNames))",
-                                   hint: "'modkit list' shows the modules of this workspace"))
+    /// The modules a plain `modkit sync` takes: every module, then `defaults.groups` in order — `-G` leaves out the
+    /// modules in group G, `G` takes back those of them in G (repo's `notdefault`, west's `group-filter`).
+    public func inDefaultGroups(_ modules: [Module]) -> [Module] {
+        guard let selection = defaults.groups, !selection.isEmpty else { return modules }
+        return modules.filter { module in
+            var taken = true
+            for entry in selection {
+                if entry.hasPrefix("-") {
+                    if module.groups.contains(String(entry.dropFirst())) { taken = false }
+                } else if module.groups.contains(entry) {
+                    taken = true
+                }
+            }
+            return taken
         }
-        var allGroups: [String] = []
-        for group in modules.flatMap(\.groups) where !allGroups.contains(group) { allGroups.append(group) }
-        for group in groups where !allGroups.contains(group) {
-            problems.append(.error("no module is in group '\(group)'\(DidYouMean.suffix(for: group, among: allGroups))",
-                                   hint: allGroups.isEmpty ? "no module of this workspace has 'groups:'" : "groups of this workspace: \(allGroups.joined(separator: ", "))"))
-        }
-        if !problems.isEmpty { throw ManifestError(diagnostics: problems) }
-        let wanted = Set(names), wantedGroups = Set(groups)
-        return modules.filter { wanted.contains($0.name) || !wantedGroups.isDisjoint(with: $0.groups) }
     }
 }

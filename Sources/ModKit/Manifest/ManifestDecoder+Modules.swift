@@ -1,7 +1,7 @@
 import SpecKit
 import YAMLKit
 
-/// `modules:` — each module on its own, then the checks across modules (unique names and paths, no nesting).
+/// `modules:` — each module on its own, then the checks across modules (unique names and paths; only repository modules hold other modules).
 extension ManifestDecoder {
     /// A module with the marks needed for the checks across modules.
     private struct Decoded {
@@ -105,6 +105,17 @@ extension ManifestDecoder {
             guardLanguages = languages
         }
 
+        var project: String?
+        if let node = fields["project"]?.value { project = string(node, for: "project") }
+        var depth: Int?
+        if let node = fields["depth"]?.value {
+            if let value = node.int, value > 0 {
+                depth = value
+            } else {
+                error("expected a positive number of commits for 'depth', found \(node.string.map { "'\($0)'" } ?? node.kindDescription)", at: node.start,
+                      hint: "write e.g. 'depth: 1', or remove the key to fetch the whole history")
+            }
+        }
         var specs: [String]?
         if let node = fields["specs"]?.value, let values = strings(node, for: "specs") {
             specs = []
@@ -124,7 +135,7 @@ extension ManifestDecoder {
 
         guard let name else { return nil }
         var module = Module(name: name, url: url, path: path ?? "", revision: revision, groups: groups, version: version, test: test,
-                            guardLanguages: guardLanguages, location: location(mapping.start), versionLocation: versionLocation)
+                            guardLanguages: guardLanguages, project: project, depth: depth, location: location(mapping.start), versionLocation: versionLocation)
         module.specs = specs
         return Decoded(module: module, nameMark: nameMark, pathMark: path == nil ? nil : pathMark)
     }
@@ -167,11 +178,14 @@ extension ManifestDecoder {
         }
     }
 
-    /// Each colliding module reported once, at the later one, naming the earliest module it collides with:
-    /// same path, or one path inside the other.
+    /// Each colliding module reported once, at the later one, naming the earliest module it collides with: the same
+    /// path, or one path inside the other where the outer one is not a repository module (repo and west nest projects
+    /// inside other projects' work trees; a directory module is part of the manifest repository and cannot hold one).
     private mutating func checkPaths(_ decoded: [Decoded]) {
         let placed = decoded.filter { $0.pathMark != nil }
-        let collisions = PathNesting.earliestCollisions(placed.map(\.module.path))
+        let collisions = PathNesting.earliestCollisions(placed.map(\.module.path)) { outer, inner in
+            placed[outer].module.kind == .repository && placed[inner].module.kind == .repository
+        }
         for (later, collision) in zip(placed, collisions) {
             guard let collision else { continue }
             let earlier = placed[collision]
@@ -180,10 +194,16 @@ extension ManifestDecoder {
             if a.path == b.path {
                 error("module '\(b.name)' has the same path as module '\(a.name)' ('\(b.path)')", at: later.pathMark!,
                       hint: "give each module a directory of its own", notes: note)
-            } else if RelativePath.isInside(b.path, a.path) {
-                error("module path '\(b.path)' lies inside module '\(a.name)' at '\(a.path)'; modules cannot nest", at: later.pathMark!, notes: note)
             } else {
-                error("module path '\(b.path)' contains module '\(a.name)' at '\(a.path)'; modules cannot nest", at: later.pathMark!, notes: note)
+                let (outer, inner) = RelativePath.isInside(b.path, a.path) ? (a, b) : (b, a)
+                let relation = inner.name == b.name ? "module path '\(b.path)' lies inside module '\(a.name)' at '\(a.path)'"
+                    : "module path '\(b.path)' contains module '\(a.name)' at '\(a.path)'"
+                if outer.kind == .directory {
+                    error("\(relation); '\(outer.name)' is a directory module, and only repository modules can hold other modules", at: later.pathMark!, notes: note)
+                } else {
+                    error("\(relation); '\(inner.name)' is a directory module, part of the manifest repository, so it cannot lie in the work tree of repository module '\(outer.name)'",
+                          at: later.pathMark!, hint: "give '\(inner.name)' a 'url' of its own, or move it out of '\(outer.path)'", notes: note)
+                }
             }
         }
     }

@@ -56,9 +56,62 @@ extension ManifestDecoder {
         var releaseSteps: [ReleaseStep]?
         if let node = fields["release"]?.value { releaseSteps = decodeRelease(node) }
 
+        var imports: [ManifestImport] = []
+        if let node = fields["imports"]?.value { imports = decodeImports(node, modules: modules) }
+
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
-        return Manifest(schemaVersion: schemaVersion, workspace: workspace, defaults: defaults, templates: templates,
-                        modules: modules, releaseSteps: releaseSteps, file: file, displayPath: displayPath)
+        var manifest = Manifest(schemaVersion: schemaVersion, workspace: workspace, defaults: defaults, templates: templates,
+                                modules: modules, releaseSteps: releaseSteps, file: file, displayPath: displayPath)
+        manifest.imports = imports
+        return manifest
+    }
+
+    /// `imports:` — each names a repository module and, optionally, the file, an allowlist and a path prefix.
+    mutating func decodeImports(_ node: YAMLNode, modules: [Module]) -> [ManifestImport] {
+        if node.isNull { return [] }
+        guard let sequence = node.sequence else {
+            error("expected a sequence for 'imports', found \(node.kindDescription)", at: node.start, hint: "write each as '- module: NAME'")
+            return []
+        }
+        var imports: [ManifestImport] = []
+        for item in sequence.items {
+            guard let mapping = item.mapping else {
+                error("expected an import (a mapping with 'module'), found \(item.kindDescription)", at: item.start)
+                continue
+            }
+            let fields = fields(of: mapping, allowed: Self.importKeys, in: "in an import")
+            var name: String?
+            if let moduleNode = fields["module"]?.value {
+                guard let value = string(moduleNode, for: "module") else { continue }
+                guard let module = modules.first(where: { $0.name == value }), module.kind == .repository else {
+                    error("import of '\(value)': no repository module has that name\(DidYouMean.suffix(for: value, among: modules.map(\.name)))", at: moduleNode.start)
+                    continue
+                }
+                name = value
+            } else if fields["file"] == nil {
+                error("an import needs 'module' (whose west.yml to follow) or 'file' (a manifest of this workspace)", at: mapping.start)
+                continue
+            }
+            let called = name.map { "module '\($0)'" } ?? "the workspace"
+            var entry = ManifestImport(module: name)
+            if let v = fields["file"]?.value, let file = string(v, for: "file") {
+                if case .success(let path) = RelativePath.normalize(file), !path.isEmpty {
+                    entry.file = path
+                } else {
+                    error("import file '\(file)' must be a path inside \(called)", at: v.start)
+                }
+            }
+            if let v = fields["name-allowlist"]?.value, let names = strings(v, for: "name-allowlist") { entry.nameAllowlist = names.map(\.0) }
+            if let v = fields["path-prefix"]?.value, let prefix = string(v, for: "path-prefix") {
+                if case .success(let path) = RelativePath.normalize(prefix) {
+                    entry.pathPrefix = path.isEmpty ? nil : path
+                } else {
+                    error("'path-prefix' '\(prefix)' must be a path inside the workspace", at: v.start)
+                }
+            }
+            imports.append(entry)
+        }
+        return imports
     }
 
     mutating func decodeDefaults(_ node: YAMLNode) -> ManifestDefaults {
@@ -88,6 +141,16 @@ extension ManifestDecoder {
             case .success(let path) where !path.isEmpty: defaults.generatedDir = path
             case .success: error("'generated-dir' must name a directory inside each module, not '\(s)'", at: v.start)
             case .failure: error("'generated-dir' must be a path relative to each module, not '\(s)'", at: v.start)
+            }
+        }
+        if let v = fields["groups"]?.value, let values = strings(v, for: "groups") {
+            defaults.groups = values.compactMap { value, mark in
+                let name = value.hasPrefix("-") ? String(value.dropFirst()) : value
+                guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0 == "," }) else {
+                    error("'\(value)' in 'defaults: groups' is not a group name or '-name'", at: mark, hint: "write e.g. 'groups: [-notdefault, -optional]'")
+                    return nil
+                }
+                return value
             }
         }
         return defaults

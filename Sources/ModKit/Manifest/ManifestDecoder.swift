@@ -3,10 +3,11 @@ import YAMLKit
 
 /// Turns a parsed modkit.yml into a `Manifest`, collecting every problem with the exact position of the offending node.
 struct ManifestDecoder {
-    static let topLevelKeys = ["version", "workspace", "defaults", "templates", "modules", "release"]
-    static let defaultsKeys = ["remote", "revision", "url-base", "tag-format", "dir-tag-format", "version-tag-format", "generated-dir"]
-    static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "guard", "specs"]
+    static let topLevelKeys = ["version", "workspace", "defaults", "templates", "modules", "release", "imports"]
+    static let defaultsKeys = ["remote", "revision", "url-base", "tag-format", "dir-tag-format", "version-tag-format", "generated-dir", "groups"]
+    static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "guard", "project", "depth", "specs"]
     static let releaseKeys = ["steps"]
+    static let importKeys = ["module", "file", "name-allowlist", "path-prefix"]
     static let guardLanguages = ["c", "swift"]
 
     let source: SourceText

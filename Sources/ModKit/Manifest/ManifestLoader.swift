@@ -48,8 +48,8 @@ public enum ManifestLoader {
             decoder.error("invalid YAML: \(error.message)\(place)", at: error.mark)
             throw ManifestError(diagnostics: decoder.sortedDiagnostics)
         }
-        let manifest = decoder.decode(root, file: file)
-        guard let manifest else { throw ManifestError(diagnostics: decoder.sortedDiagnostics) }
+        guard var manifest = decoder.decode(root, file: file) else { throw ManifestError(diagnostics: decoder.sortedDiagnostics) }
+        if !manifest.imports.isEmpty { WestImports.follow(into: &manifest) }
         return manifest
     }
 

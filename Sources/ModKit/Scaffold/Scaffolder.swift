@@ -115,7 +115,7 @@ public enum Scaffolder {
             throw ModKitError.input("adding the module would make \(manifest.displayPath) invalid; nothing was written",
                                     hint: error.diagnostics.first.map(\.description))
         }
-        let added = reread.modules.suffix(entries.count).map { ManifestAppender.Entry(name: $0.name, path: $0.path, url: $0.url) }
+        let added = reread.modules.filter { !reread.importedModules.contains($0.name) }.suffix(entries.count).map { ManifestAppender.Entry(name: $0.name, path: $0.path, url: $0.url) }
         guard reread.modules.count == manifest.modules.count + entries.count, Array(added) == entries else {
             throw ModKitError.input("cannot add the module to \(manifest.displayPath): the edited file does not read back as expected; nothing was written")
         }

@@ -11,6 +11,8 @@ struct ModuleSyncer {
     let revision: String?
     /// The `<date>` part of backup refs, the same for every module of one run.
     let backupStamp: String
+    /// Commits of history to fetch (`depth:` or `--depth`), 0 for all; libgit2 before 1.7 fetches all anyway.
+    var depth = 0
     let observe: @Sendable (SyncEvent) -> Void
 
     func run() -> ModuleSyncResult {
@@ -53,13 +55,15 @@ struct ModuleSyncer {
                 let repository: Repository
                 if remote == "origin" {
                     // No checkout here: the work tree is written once, at the target, by placeFreshClone.
-                    repository = try Repository.clone(url: url, to: staging.path,
-                                                      options: CloneOptions(checkout: false, progress: progress))
+                    var options = CloneOptions(checkout: false, progress: progress)
+                    options.depth = depth
+                    repository = try Repository.clone(url: url, to: staging.path, options: options)
                 } else {
                     repository = try Repository.create(at: staging.path)
                     try repository.addRemote(remote, url: url)
                     try repository.fetch(remote: remote, options: FetchOptions(downloadTags: .all, progress: progress))
                 }
+                try SpecialRef.fetch(revision, remote: remote, in: repository, options: FetchOptions(progress: progress))
                 target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
                 try placeFreshClone(repository, at: target)
             }
@@ -113,6 +117,7 @@ struct ModuleSyncer {
             break
         }
         try repository.fetch(remote: remote, options: FetchOptions(downloadTags: .all, progress: progress))
+        try SpecialRef.fetch(revision, remote: remote, in: repository, options: FetchOptions(progress: progress))
         let target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
         var outcome = try move(repository, to: target)
         if !notes.isEmpty { outcome.detail += "; " + notes.joined(separator: "; ") }
@@ -148,7 +153,7 @@ struct ModuleSyncer {
             }
 
         case (.branch(let name, let commit), .branch(let current, let local))
-            where try repository.upstream(ofBranch: current) == nil:
+            where try repository.upstream(ofBranch: current) == nil || repository.configString(TopicBranch.markKey(current)) == "true":
             // A topic branch (e.g. from `modkit start`) stays checked out; the manifest branch follows in the background.
             let note = try advanceInBackground(repository, branch: name, to: commit)
             outcome = result(.upToDate, "on topic branch \(current); \(note)")

@@ -33,6 +33,16 @@ enum RevisionTarget: Equatable {
             }
             return .branch(name: name, commit: commit)
         }
+        if let ref = SpecialRef.remoteRef(for: revision) {
+            guard let commit = try repository.reference(SpecialRef.localRef(for: ref)) else {
+                throw ModKitError("ref '\(ref)' was not fetched from remote '\(remote)'", hint: "check that the remote has it: git ls-remote \(remote) \(ref)")
+            }
+            return .commit(commit)
+        }
+        if revision.hasPrefix("refs/heads/") { return try resolve(String(revision.dropFirst("refs/heads/".count)), remote: remote, in: repository) }
+        if revision.hasPrefix("refs/tags/"), try repository.reference(revision) != nil {
+            return .tag(name: String(revision.dropFirst("refs/tags/".count)), commit: try repository.resolveCommit(revision))
+        }
         if let commit = try repository.remoteBranchTarget(remote: remote, branch: revision) {
             return .branch(name: revision, commit: commit)
         }

@@ -4,17 +4,19 @@ import GitKit
 /// `modkit sync`: every selected repository module brought to its manifest revision, in parallel.
 public enum Syncer {
     /// Syncs `modules` with at most `jobs` at once; one module's failure never stops the others.
-    /// Directory modules are reported as skipped: they come with the manifest repository.
+    /// Directory modules are reported as skipped: they come with the manifest repository. `depth` overrides each
+    /// module's `depth:` for new clones.
     public static func sync(
         _ modules: [Module],
         in workspace: Workspace,
         jobs: Int,
+        depth: Int? = nil,
         observe: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) -> [ModuleSyncResult] {
         let manifest = workspace.manifest
         let stamp = backupStamp(Date())
-        return Parallel.map(modules, jobs: jobs) { module in
-            guard module.kind == .repository, let url = manifest.url(of: module) else {
+        return NestedModules.inWaves(modules, of: manifest) { wave in Parallel.map(wave, jobs: jobs) { module in
+            guard module.kind == .repository, let url = manifest.url(of: module).map(LocalRepositoryURL.resolve) else {
                 let result = ModuleSyncResult(name: module.name, path: module.path, outcome: .skipped,
                                               detail: "directory module (comes with the manifest repository)")
                 observe(.finished(result))
@@ -23,10 +25,10 @@ public enum Syncer {
             let syncer = ModuleSyncer(
                 module: module, directory: manifest.directory(of: module), url: url,
                 remote: manifest.defaults.remote, revision: manifest.revision(of: module),
-                backupStamp: stamp, observe: observe
+                backupStamp: stamp, depth: depth ?? module.depth ?? 0, observe: observe
             )
             return syncer.run()
-        }
+        } }
     }
 
     /// Adds module repositories that the manifest repository does not ignore yet to its `.gitignore`,

@@ -1,44 +1,100 @@
 import Foundation
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 
 /// The outcome of running a command in one module for `modkit forall`.
 public struct ForallResult: Sendable, Codable, Equatable {
     public var name: String
     public var path: String
-    /// The exit status, or nil when the command was not run (module not cloned).
+    /// The exit status, or nil when the command was not run (module not cloned, a dependency failed).
     public var status: Int32?
-    /// Standard output and standard error together, in the order they were written.
+    /// Standard output and standard error together, when they were captured (empty when streamed).
     public var output: String
     public var skipped: String?
 
     public var failed: Bool { (status ?? 0) != 0 }
 }
 
-/// `modkit forall -c CMD`: runs a shell command in every module directory, in parallel, keeping
-/// each module's output whole.
+/// How `modkit forall` runs the command and where its output goes.
+public struct ForallOptions: Sendable {
+    public enum Output: Sendable {
+        /// Each module's output kept whole and handed over when the module finishes.
+        case grouped
+        /// Each line handed over as it arrives (`ForallEvent.line`).
+        case lines
+        /// The command talks to modkit's own terminal: stdin, stdout and stderr (one module at a time).
+        case terminal
+    }
+
+    public var jobs: Int
+    public var output: Output
+    /// Dependencies first, in parallel by level; a module whose dependency failed is not run.
+    /// Each selected module's dependencies among the selected modules, when given.
+    public var dependencies: [String: [String]]?
+
+    public init(jobs: Int, output: Output = .grouped, dependencies: [String: [String]]? = nil) {
+        self.jobs = jobs
+        self.output = output
+        self.dependencies = dependencies
+    }
+}
+
+/// What `modkit forall` reports while it runs.
+public enum ForallEvent: Sendable {
+    case started(module: String, path: String)
+    case line(module: String, text: String)
+    case finished(ForallResult)
+}
+
+/// `modkit forall -c CMD`: runs a shell command in every module directory, in parallel.
 public enum Forall {
     public static func run(
         _ command: String,
         in modules: [Module],
         workspace: Workspace,
-        jobs: Int,
-        finished: @escaping @Sendable (ForallResult) -> Void = { _ in }
+        options: ForallOptions,
+        observe: @escaping @Sendable (ForallEvent) -> Void = { _ in }
     ) -> [ForallResult] {
         let manifest = workspace.manifest
         let environment = ProcessInfo.processInfo.environment
-        return Parallel.map(modules, jobs: jobs) { module in
-            let result = runOne(command, module: module, manifest: manifest, environment: environment)
-            finished(result)
+        let jobs = options.output == .terminal ? 1 : options.jobs
+        let runModule: @Sendable (Module) -> ForallResult = { module in
+            let result = runOne(command, module: module, manifest: manifest, environment: environment,
+                                output: options.output, observe: observe)
+            observe(.finished(result))
             return result
+        }
+        guard let dependencies = options.dependencies else {
+            return Parallel.map(modules, jobs: jobs, runModule)
+        }
+        var results: [String: ForallResult] = [:]
+        let levels = DependencyLevels.levels(of: modules.map(\.name), dependencies: dependencies)
+        for level in levels {
+            let levelModules = modules.filter { level.contains($0.name) }
+            var runnable: [Module] = []
+            for module in levelModules {
+                let blocked = (dependencies[module.name] ?? []).filter { results[$0].map(blocks) ?? false }
+                if blocked.isEmpty {
+                    runnable.append(module)
+                } else {
+                    var result = ForallResult(name: module.name, path: module.path, status: nil, output: "")
+                    result.skipped = "not run: its dependency \(blocked.joined(separator: ", ")) did not succeed"
+                    observe(.finished(result))
+                    results[module.name] = result
+                }
+            }
+            for result in Parallel.map(runnable, jobs: jobs, runModule) { results[result.name] = result }
+        }
+        return levels.flatMap { level in
+            modules.filter { level.contains($0.name) }.compactMap { results[$0.name] }
         }
     }
 
-    static func runOne(_ command: String, module: Module, manifest: Manifest,
-                       environment inherited: [String: String]) -> ForallResult {
+    /// Whether a finished module stops its dependents: it failed, or was itself held back.
+    private static func blocks(_ result: ForallResult) -> Bool {
+        result.failed || result.skipped?.hasPrefix("not run") == true
+    }
+
+    static func runOne(_ command: String, module: Module, manifest: Manifest, environment inherited: [String: String],
+                       output: ForallOptions.Output, observe: @escaping @Sendable (ForallEvent) -> Void) -> ForallResult {
         let directory = manifest.directory(of: module)
         var result = ForallResult(name: module.name, path: module.path, status: nil, output: "")
         guard FileManager.default.fileExists(atPath: directory.path) else {
@@ -52,137 +108,23 @@ public enum Forall {
         environment["MODKIT_VERSION"] = VersionReader.read(module: module, in: manifest).version?.description ?? ""
         environment["MODKIT_REVISION"] = manifest.revision(of: module) ?? ""
         environment["MODKIT_URL"] = manifest.url(of: module) ?? ""
+        observe(.started(module: module.name, path: module.path))
+        let name = module.name
+        let shellOutput: ShellCommand.Output
+        switch output {
+        case .grouped: shellOutput = .capture
+        case .lines: shellOutput = .lines { observe(.line(module: name, text: $0)) }
+        case .terminal: shellOutput = .inherit
+        }
         do {
-            let run = try ShellCommand.run(command, in: directory, environment: environment)
+            let run = try ShellCommand.run(command, in: directory, environment: environment, output: shellOutput)
             result.status = run.status
             result.output = run.output
         } catch {
             result.status = 127
             result.output = "modkit: could not start /bin/sh: \(error)\n"
+            if case .lines = output { observe(.line(module: name, text: result.output.trimmingCharacters(in: .newlines))) }
         }
         return result
-    }
-}
-
-/// Runs `/bin/sh -c` with stdout and stderr captured together through one pipe.
-///
-/// Spawned with `posix_spawn` rather than Foundation's `Process`, which closes every descriptor up to
-/// the limit and starts a monitoring thread per child: on 100 modules that was most of `forall`'s time.
-public enum ShellCommand {
-    public struct Result: Sendable {
-        public var status: Int32
-        public var output: String
-    }
-
-    public static func run(_ command: String, in directory: URL, environment: [String: String]) throws -> Result {
-        var pipeEnds: [Int32] = [-1, -1]
-        guard makePipe(&pipeEnds) == 0 else { throw ModKitError("cannot create a pipe: \(errnoText())") }
-        let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
-        let spawned: Swift.Result<pid_t, ModKitError> = spawn(["/bin/sh", "-c", command], in: directory.path,
-                                                        environment: environment, output: writeEnd)
-        close(writeEnd)
-        defer { close(readEnd) }
-        let pid = try spawned.get()
-        let output = readAll(readEnd)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        return Result(status: exitCode(status), output: String(decoding: output, as: UTF8.self))
-    }
-
-    /// Starts `arguments` in `directory` with stdin from /dev/null and stdout and stderr on `output`.
-    private static func spawn(_ arguments: [String], in directory: String, environment: [String: String],
-                              output: Int32) -> Swift.Result<pid_t, ModKitError> {
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t? = nil
-        var attributes: posix_spawnattr_t? = nil
-        #else
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        posix_spawn_file_actions_adddup2(&actions, output, 2)
-        var argumentsToRun = arguments
-        if let addChdir = CFunctions.addChdir {
-            _ = addChdir(&actions, directory)
-        } else {
-            // No posix_spawn_file_actions_addchdir_np: let the shell change directory first.
-            argumentsToRun = ["/bin/sh", "-c", "cd \"$0\" || exit 127; exec /bin/sh -c \"$1\"", directory, arguments[2]]
-        }
-        // The child starts with default signal handlers and an empty mask, whatever modkit installed.
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        sigdelset(&defaults, SIGKILL)
-        sigdelset(&defaults, SIGSTOP)
-        var mask = sigset_t()
-        sigemptyset(&mask)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-
-        let argv = argumentsToRun.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let code = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
-        guard code == 0 else { return .failure(ModKitError("cannot start \(arguments[0]): \(String(cString: strerror(code)))")) }
-        return .success(pid)
-    }
-
-    /// A pipe whose ends are not inherited by children other than through the file actions above.
-    private static func makePipe(_ ends: inout [Int32]) -> Int32 {
-        if let pipe2 = CFunctions.pipe2 { return pipe2(&ends, O_CLOEXEC) }
-        guard pipe(&ends) == 0 else { return -1 }
-        _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(ends[1], F_SETFD, FD_CLOEXEC)
-        return 0
-    }
-
-    private static func readAll(_ descriptor: Int32) -> [UInt8] {
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count > 0 {
-                output.append(contentsOf: buffer[0..<count])
-            } else if count == 0 || errno != EINTR {
-                return output
-            }
-        }
-    }
-
-    /// The exit status as a shell reports it: the code, or 128 + the signal that ended the child.
-    private static func exitCode(_ status: Int32) -> Int32 {
-        let signal = status & 0x7f
-        return signal == 0 ? (status >> 8) & 0xff : 128 + signal
-    }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
-}
-
-/// libc functions that Swift's Glibc module hides (GNU extensions) or that are newer than the
-/// deployment target, looked up once at run time; nil where the C library lacks them.
-private enum CFunctions {
-    #if canImport(Darwin)
-    typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t?>, UnsafePointer<CChar>) -> Int32
-    #else
-    typealias AddChdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
-    #endif
-    typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-
-    static let addChdir: AddChdir? = symbol("posix_spawn_file_actions_addchdir_np")
-    static let pipe2: Pipe2? = symbol("pipe2")
-
-    private static func symbol<T>(_ name: String) -> T? {
-        let handle = dlopen(nil, RTLD_NOW)
-        guard let address = dlsym(handle, name) else { return nil }
-        return unsafeBitCast(address, to: T.self)
     }
 }

@@ -69,6 +69,9 @@ public enum ManifestWriter {
             lines.append("  url-base: \(scalar(urlBase))   # relative module urls resolve against it")
         }
         lines.append("  tag-format: \"{snapshot}\"       # tag 'modkit tag' creates in every module repository")
+        if let groups = imported.defaultGroups {
+            lines.append("  groups: [\(groups.map(scalar).joined(separator: ", "))]   # what a plain 'modkit sync' takes, as \(imported.format == .west ? "west's group-filter" : "repo's default groups") do; '-g' overrides")
+        }
         lines.append("")
         if imported.modules.isEmpty {
             lines.append("modules: []                      # nothing could be imported; see the warnings")
@@ -81,11 +84,15 @@ public enum ManifestWriter {
                 let rest = String(url.dropFirst(urlBase.count + 1))
                 if ModuleURL.classify(rest) == .relativeName { url = rest }
             }
+            let keepsProject = imported.format == .repo || imported.format == .west
             var nameLine = "  - name: \(module.name)"
-            if module.name != module.sourceName {
-                nameLine += "   # \(imported.format == .vcstool ? "vcstool path" : imported.format == .submodules ? "submodule" : "\(imported.format.rawValue) project") '\(comment(module.sourceName))'"
+            if module.name != module.sourceName, !keepsProject {
+                nameLine += "   # \(imported.format == .vcstool ? "vcstool path" : "submodule") '\(comment(module.sourceName))'"
             }
             lines.append(nameLine)
+            if module.name != module.sourceName, keepsProject {
+                lines.append("    project: \(scalar(module.sourceName))   # its name in the \(imported.format.label); 'modkit export' writes it back")
+            }
             lines.append("    url: \(scalar(url))")
             lines.append("    path: \(scalar(module.path))")
             if let revision = module.revision, revision != imported.defaultRevision {
@@ -94,8 +101,27 @@ public enum ManifestWriter {
             if !module.groups.isEmpty {
                 lines.append("    groups: [\(module.groups.map(scalar).joined(separator: ", "))]")
             }
+            if let depth = module.depth {
+                lines.append("    depth: \(depth)")
+            }
             for note in module.notes {
                 lines.append("    # \(comment(note))")
+            }
+        }
+        if !imported.imports.isEmpty {
+            lines.append("")
+            lines.append("# west 'import:': each module's own manifest is read whenever modkit.yml is, once the module is cloned;")
+            lines.append("# 'modkit sync' clones it first, then the modules it lists.")
+            lines.append("imports:")
+            for entry in imported.imports {
+                if let module = entry.module {
+                    lines.append("  - module: \(scalar(module))")
+                    if entry.file != "west.yml" { lines.append("    file: \(scalar(entry.file))") }
+                } else {
+                    lines.append("  - file: \(scalar(entry.file))   # west 'self: import', relative to this file")
+                }
+                if let names = entry.nameAllowlist { lines.append("    name-allowlist: [\(names.map(scalar).joined(separator: ", "))]") }
+                if let prefix = entry.pathPrefix { lines.append("    path-prefix: \(scalar(prefix))") }
             }
         }
         return lines.joined(separator: "\n") + "\n"

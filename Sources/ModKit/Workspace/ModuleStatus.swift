@@ -26,6 +26,13 @@ public struct ModuleStatus: Sendable, Codable, Equatable {
     public var upstream: String?
     public var ahead: Int?
     public var behind: Int?
+    /// Commits no remote-tracking branch holds, counted where there is no upstream to compare with: a topic
+    /// branch never pushed, or commits made on a detached HEAD.
+    public var unpushed: Int?
+    /// On a branch other than the manifest branch: how far it has fallen behind the manifest branch's remote tip.
+    public var behindBase: Int?
+    /// Detached exactly at the manifest revision (a tag or commit id), as `modkit sync` leaves it.
+    public var atRevision: Bool?
     public var staged = 0
     public var modified = 0
     public var untracked = 0
@@ -33,10 +40,12 @@ public struct ModuleStatus: Sendable, Codable, Equatable {
     public var version: String?
     public var error: String?
 
-    /// Nothing to report: readable, no local changes, nothing ahead or behind.
+    /// Nothing to report: readable, nothing to commit, nothing to push, nothing behind, and not detached
+    /// away from the manifest revision.
     public var isClean: Bool {
         state == .ok && staged == 0 && modified == 0 && untracked == 0 && conflicted == 0
-            && (ahead ?? 0) == 0 && (behind ?? 0) == 0
+            && (ahead ?? 0) == 0 && (behind ?? 0) == 0 && (unpushed ?? 0) == 0 && (behindBase ?? 0) == 0
+            && (!detached || atRevision == true)
     }
 }
 
@@ -53,12 +62,33 @@ public enum StatusReader {
         }
     }
 
+    /// The manifest repository's own row: its branch, what it has not pushed (a snapshot commit after
+    /// `modkit tag`), and its local changes; nil when the workspace is not in a git repository.
+    public static func readManifestRepository(of workspace: Workspace) -> ModuleStatus? {
+        var status = ModuleStatus(name: workspace.manifest.workspace, kind: .directory, path: ".", state: .ok)
+        do {
+            guard let repository = try Repository.discover(from: workspace.root.path) else { return nil }
+            try repository.freezeConfiguration()
+            try readHead(of: repository, into: &status, remote: nil, revision: nil)
+            apply(try repository.status(refreshingIndex: true), to: &status)
+        } catch {
+            status.state = .error
+            status.error = "\(error)"
+        }
+        return status
+    }
+
     static func read(_ module: Module, manifest: Manifest, finished: FinishedRepositories? = nil) -> ModuleStatus {
         var status = ModuleStatus(name: module.name, kind: module.kind, path: module.path, state: .ok)
         let directory = manifest.directory(of: module)
         status.version = VersionReader.read(module: module, in: manifest).version?.description
         guard FileManager.default.fileExists(atPath: directory.path) else {
             status.state = module.kind == .repository ? .notCloned : .missing
+            return status
+        }
+        // A superproject's fresh clone leaves an empty folder for each submodule: nothing is cloned there yet.
+        if module.kind == .repository, (try? FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty) == true {
+            status.state = .notCloned
             return status
         }
         do {
@@ -75,7 +105,7 @@ public enum StatusReader {
                     return status
                 }
                 finished?.keep(repository)
-                try readHead(of: repository, into: &status)
+                try readHead(of: repository, into: &status, remote: manifest.defaults.remote, revision: manifest.revision(of: module))
                 apply(try repository.status(refreshingIndex: true), to: &status)
             case .directory:
                 guard let repository = try Repository.discover(from: directory.path) else {
@@ -85,7 +115,7 @@ public enum StatusReader {
                 }
                 try repository.freezeConfiguration()
                 finished?.keep(repository)
-                try readHead(of: repository, into: &status)
+                try readHead(of: repository, into: &status, remote: nil, revision: nil)
                 let relative = relativePath(of: directory, in: repository)
                 apply(try repository.status(paths: [relative], refreshingIndex: true), to: &status)
             }
@@ -117,7 +147,8 @@ public enum StatusReader {
         }
     }
 
-    private static func readHead(of repository: Repository, into status: inout ModuleStatus) throws {
+    /// Branch, upstream and what is unpushed; `revision` is the module's manifest revision in `remote`.
+    private static func readHead(of repository: Repository, into status: inout ModuleStatus, remote: String?, revision: String?) throws {
         switch try repository.head() {
         case .branch(let name, let commit):
             status.branch = name
@@ -131,13 +162,34 @@ public enum StatusReader {
                     status.ahead = counts.ahead
                     status.behind = counts.behind
                 }
+            } else {
+                status.unpushed = try unpushed(commit, in: repository)
+            }
+            if let remote, let revision, revision != name,
+               let base = try repository.remoteBranchTarget(remote: remote, branch: revision), base != commit {
+                status.behindBase = try repository.aheadBehind(local: commit, upstream: base).behind
             }
         case .detached(let commit):
             status.detached = true
             status.commit = commit.hex
+            if let revision {
+                let tagged = try repository.reference("refs/tags/\(revision)") != nil
+                    ? try? repository.resolveCommit("refs/tags/\(revision)") : nil
+                status.atRevision = tagged == commit || revision == commit.hex
+            }
+            if status.atRevision != true { status.unpushed = try unpushed(commit, in: repository) }
         case .unborn(let branch):
             status.branch = branch
         }
+    }
+
+    /// Commits reachable from `commit` that no remote-tracking branch or tag holds (tags count as published:
+    /// fetched and local ones look alike); 0 in a repository that has neither.
+    private static func unpushed(_ commit: OID, in repository: Repository) throws -> Int {
+        let published = try repository.references(withPrefix: "refs/remotes/").map(\.target)
+            + repository.references(withPrefix: "refs/tags/").map(\.target)
+        guard !published.isEmpty else { return 0 }
+        return try repository.log(from: commit, excluding: published).count
     }
 
     private static func apply(_ summary: StatusSummary, to status: inout ModuleStatus) {

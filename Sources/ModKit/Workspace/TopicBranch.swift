@@ -36,6 +36,10 @@ public enum TopicBranch {
         }
     }
 
+    /// The config key that marks a branch made by `modkit start`: sync leaves it checked out even once it
+    /// has an upstream (after `modkit push`).
+    public static func markKey(_ branch: String) -> String { "branch.\(branch).modkitTopic" }
+
     struct Target: Sendable {
         var name: String
         var path: String
@@ -71,6 +75,7 @@ public enum TopicBranch {
                 return result
             }
             try repository.createBranch(branch, at: commit)
+            try repository.setConfigString(TopicBranch.markKey(branch), "true")
             try repository.checkoutBranch(branch)
             result.outcome = .created
             result.detail = "created \(branch) at \(commit.short)"

@@ -3,6 +3,8 @@ import Foundation
 /// A loaded workspace: its manifest and the directory it lives in.
 public struct Workspace: Sendable {
     public let manifest: Manifest
+    /// Where the command runs: module arguments that are paths (`.`, `Libs/Core`) are relative to it.
+    public var workingDirectory: URL?
 
     public var root: URL { manifest.root }
 
@@ -18,7 +20,9 @@ public struct Workspace: Sendable {
                 hint: "run 'modkit init' to create one, or pass -C DIR / --manifest FILE"
             )
         }
-        return try load(manifestFile: file)
+        var workspace = try load(manifestFile: file)
+        workspace.workingDirectory = directory
+        return workspace
     }
 
     /// Loads the manifest at `file`, naming it in diagnostics relative to the current directory.
@@ -32,7 +36,7 @@ public struct Workspace: Sendable {
 
     /// The modules selected by names and groups, in manifest order.
     public func modules(named names: [String] = [], groups: [String] = []) throws -> [Module] {
-        try manifest.select(names: names, groups: groups)
+        try manifest.select(names, groups: groups, from: workingDirectory)
     }
 
     /// `file` relative to the current directory when it lies below it, else its absolute path.

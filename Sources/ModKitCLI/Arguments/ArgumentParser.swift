@@ -115,6 +115,25 @@ struct ArgumentParser {
         return result
     }
 
+    /// The flags among `options` that a command line which does not parse still clearly gives (`--quiet`, or
+    /// `-q` in a bundle such as `-qj1`), so that even its error is reported as asked (quiet, no colour).
+    static func lenient(_ arguments: [String], options: [OptionSpec]) -> ParsedArguments {
+        var result = ParsedArguments()
+        for argument in arguments {
+            if argument == "--" { break }
+            if argument.hasPrefix("--") {
+                let name = String(argument.dropFirst(2).prefix { $0 != "=" })
+                if let spec = options.first(where: { $0.long == name }), spec.kind == .flag { result.flags.insert(spec.long) }
+            } else if argument.hasPrefix("-") {
+                for letter in argument.dropFirst() {
+                    guard let spec = options.first(where: { $0.short == letter }), spec.kind == .flag else { break }
+                    result.flags.insert(spec.long)
+                }
+            }
+        }
+        return result
+    }
+
     private func unknownOption(_ option: String) -> UsageError {
         let names = options.flatMap { spec in ["--\(spec.long)"] + (spec.short.map { ["-\($0)"] } ?? []) }
         if let suggestion = DidYouMean.suggestion(for: option, among: names) {

@@ -13,12 +13,16 @@ public struct OptionSpec: Sendable {
     public var long: String
     public var kind: Kind
     public var help: String
+    /// What shell completion offers for the option's value.
+    public var completion: ValueCompletion
 
-    public init(_ short: Character? = nil, _ long: String, _ kind: Kind = .flag, help: String) {
+    public init(_ short: Character? = nil, _ long: String, _ kind: Kind = .flag, help: String,
+                completion: ValueCompletion = .none) {
         self.short = short
         self.long = long
         self.kind = kind
         self.help = help
+        self.completion = completion
     }
 
     /// How the option is shown in help: `-j, --jobs N`.
@@ -31,6 +35,22 @@ public struct OptionSpec: Sendable {
         }
         return text
     }
+}
+
+/// What shell completion offers for a value: fixed words, paths, or names read from the workspace.
+public enum ValueCompletion: Sendable, Equatable {
+    /// Free text: nothing to offer.
+    case none
+    case choices([String])
+    case files
+    case directories
+    /// Names `modkit completion --list KIND` prints from the workspace.
+    case list(CompletionList)
+}
+
+/// The workspace names shell completion can ask modkit for.
+public enum CompletionList: String, Sendable, CaseIterable {
+    case modules, groups, snapshots, templates
 }
 
 /// The positional arguments a command takes, for parsing and for its usage line.
@@ -51,6 +71,8 @@ public struct PositionalSpec: Sendable {
 
     var usage: String {
         guard maximum != 0 else { return "" }
+        // A composite metavar such as "BRANCH [MODULE...]" already spells out its shape.
+        if metavar.contains(" ") || metavar.contains("[") || metavar.contains("...") { return metavar }
         switch (minimum, maximum) {
         case (0, 1): return "[\(metavar)]"
         case (1, 1): return metavar
@@ -60,13 +82,35 @@ public struct PositionalSpec: Sendable {
     }
 }
 
+extension PositionalSpec {
+    /// What completion offers for the positional argument at `index` (0-based), read from the metavar's words:
+    /// `MODULE` names modules, `SNAPSHOT`/`SNAP1`/`SNAP2` snapshots; a word ending in `...` repeats.
+    func completion(at index: Int) -> ValueCompletion {
+        let words = metavar.split(separator: " ").map { word in
+            (String(word.filter { !"[].".contains($0) }), repeats: word.hasSuffix("...") || word.hasSuffix("...]"))
+        }
+        guard maximum != 0, !words.isEmpty else { return .none }
+        let word: String
+        if index < words.count {
+            word = words[index].0
+        } else if let last = words.last, last.repeats || (words.count == 1 && maximum == nil) {
+            word = last.0
+        } else {
+            return .none
+        }
+        if word.hasPrefix("MODULE") && !word.contains("=") { return .list(.modules) }
+        if word.hasPrefix("SNAP") { return .list(.snapshots) }
+        return .none
+    }
+}
+
 /// Options every command accepts (SPEC section 2).
 enum GlobalOptions {
     static let specs: [OptionSpec] = [
-        OptionSpec("C", "directory", .value(metavar: "DIR"), help: "Run as if modkit was started in DIR."),
-        OptionSpec(nil, "manifest", .value(metavar: "FILE"), help: "Use FILE as the manifest instead of searching for modkit.yml."),
+        OptionSpec("C", "directory", .value(metavar: "DIR"), help: "Run as if modkit was started in DIR.", completion: .directories),
+        OptionSpec(nil, "manifest", .value(metavar: "FILE"), help: "Use FILE as the manifest instead of searching for modkit.yml.", completion: .files),
         OptionSpec("j", "jobs", .value(metavar: "N"), help: "Work on N modules at once (default: CPU count; at least 4 for network work and status)."),
-        OptionSpec("g", "group", .repeated(metavar: "G"), help: "Only modules in group G (repeatable)."),
+        OptionSpec("g", "group", .repeated(metavar: "G"), help: "Only modules in group G: a comma list, -G leaves G out, all (repeatable).", completion: .list(.groups)),
         OptionSpec("q", "quiet", help: "Print only errors and results."),
         OptionSpec("v", "verbose", help: "Print more detail."),
         OptionSpec(nil, "json", help: "Print machine-readable JSON on stdout."),

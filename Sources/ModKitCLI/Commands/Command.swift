@@ -53,15 +53,17 @@ struct Context {
     /// The workspace found from `--manifest`, or by walking up from the working directory.
     func loadWorkspace() throws -> Workspace {
         if let manifest = arguments.value("manifest") {
-            return try Workspace.load(manifestFile: URL(fileURLWithPath: manifest, relativeTo: workingDirectory).standardizedFileURL)
+            var workspace = try Workspace.load(manifestFile: URL(fileURLWithPath: manifest, relativeTo: workingDirectory).standardizedFileURL)
+            workspace.workingDirectory = workingDirectory
+            return workspace
         }
         return try Workspace.discover(from: workingDirectory)
     }
 
-    /// Prints a value as one pretty JSON document on stdout.
-    func printJSON<T: Encodable>(_ value: T) throws {
+    /// Prints a value as one JSON document on stdout: pretty, or on one line with `compact`.
+    func printJSON<T: Encodable>(_ value: T, compact: Bool = false) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(value)
         console.result(String(decoding: data, as: UTF8.self))
     }

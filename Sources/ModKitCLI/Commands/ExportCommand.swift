@@ -13,9 +13,10 @@ enum ExportCommand: Command {
         are left out, with a warning.
         """,
         options: [
-            OptionSpec(nil, "format", .value(metavar: "FORMAT"), help: "repo, west or vcstool (required)."),
+            OptionSpec(nil, "format", .value(metavar: "FORMAT"), help: "repo, west or vcstool (required).",
+                       completion: .choices(["repo", "west", "vcstool"])),
             OptionSpec(nil, "exact", help: "Write every module at its current HEAD commit."),
-            OptionSpec("o", "output", .value(metavar: "FILE"), help: "Write the manifest to FILE instead of stdout."),
+            OptionSpec("o", "output", .value(metavar: "FILE"), help: "Write the manifest to FILE instead of stdout.", completion: .files),
         ],
         positional: .modules,
         examples: [

@@ -1,21 +1,36 @@
+import Foundation
 import ModKit
 
-/// `modkit forall -c CMD`: run a shell command in every module, in parallel, output kept per module.
+/// `modkit forall -c CMD`: run a shell command in every module, in parallel, its output streamed as it comes.
 enum ForallCommand: Command {
     static let spec = CommandSpec(
         name: "forall",
         summary: "Run a shell command in every module directory, in parallel",
         discussion: """
-        Each module's output (stdout and stderr together) is printed whole under its name as soon as
-        it finishes, never interleaved. The command sees MODKIT_MODULE, MODKIT_PATH (relative to the
-        workspace), MODKIT_ROOT, MODKIT_VERSION, MODKIT_REVISION and MODKIT_URL. Modules that are not
-        cloned are skipped. Exits 1 with a summary when the command failed anywhere.
+        With -j 1 the command runs with modkit's terminal: its stdin, stdout and stderr, one module after
+        another, each under a '== Module (path)' line. With more jobs every output line is printed as it
+        comes, prefixed with the module's name (--group-output prints each module's output whole instead,
+        when it finishes); a terminal shows a progress line. The command sees MODKIT_MODULE, MODKIT_PATH
+        (relative to the workspace), MODKIT_ROOT, MODKIT_VERSION, MODKIT_REVISION and MODKIT_URL.
+        --topo runs modules after their dependencies (read from the spec files), in parallel level by level,
+        and does not run the dependents of a module that failed. --affected SNAPSHOT|REF runs only the
+        modules changed since then and those that depend on them (see 'modkit affected'). Modules that
+        are not cloned are skipped. Exits 1 with a summary when the command failed anywhere.
         """,
-        options: [OptionSpec("c", "command", .value(metavar: "CMD"), help: "The shell command to run (required).")],
+        options: [
+            OptionSpec("c", "command", .value(metavar: "CMD"), help: "The shell command to run (required)."),
+            OptionSpec(nil, "topo", help: "Dependencies first, in parallel by level; skip dependents of a failure."),
+            OptionSpec(nil, "affected", .value(metavar: "SINCE"), help: "Only modules changed since snapshot or revision SINCE, and their dependents.",
+                       completion: .list(.snapshots)),
+            OptionSpec(nil, "group-output", help: "Print each module's output whole when it finishes."),
+        ],
         positional: .modules,
         examples: [
             "modkit forall -c 'git log -1 --oneline'",
             "modkit forall -j 8 -c 'swift build' -g core",
+            "modkit forall --topo -c 'swift build'",
+            "modkit forall --affected origin/main --topo -c 'swift test'",
+            "modkit forall -j 1 -c 'git add -p'",
             "modkit forall -c 'echo $MODKIT_MODULE $MODKIT_VERSION' --json",
         ]
     )
@@ -23,29 +38,104 @@ enum ForallCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         guard let command = context.arguments.value("command") else { throw UsageError("forall needs -c CMD") }
         let workspace = try context.loadWorkspace()
-        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
-        let console = context.console
-        let json = context.json
-        let results = Forall.run(command, in: modules, workspace: workspace, jobs: try context.jobs(waitsOnIO: false)) { result in
-            guard !json else { return }
-            let style = console.style(for: .standardOutput)
-            var block = style.bold("== \(result.name) (\(result.path))")
-            if let skipped = result.skipped {
-                block += style.dim(" skipped: \(skipped)") + "\n"
-            } else {
-                let failed = result.failed ? style.red(" exit \(result.status ?? -1)") : ""
-                block += failed + "\n" + result.output
-                if !result.output.isEmpty && !result.output.hasSuffix("\n") { block += "\n" }
-            }
-            console.write(block, to: .standardOutput)
+        var modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        let arguments = context.arguments
+        let jobs = try context.jobs(waitsOnIO: false)
+        var dependencies: [String: [String]]?
+        if arguments.flag("topo") || arguments.value("affected") != nil {
+            dependencies = try AffectedCommand.dependencies(of: modules, workspace: workspace, jobs: jobs)
         }
+        if let since = arguments.value("affected"), let graph = dependencies {
+            let affected = try Affected.compute(since: since, modules: modules, workspace: workspace, dependencies: graph)
+            let names = Set(affected.map(\.name))
+            modules = modules.filter { names.contains($0.name) }
+            if !context.json { context.console.info("\(modules.count) of \(graph.count) modules affected since \(since)") }
+        }
+        let output: ForallOptions.Output = context.json || arguments.flag("group-output") ? .grouped : jobs == 1 ? .terminal : .lines
+        let options = ForallOptions(jobs: jobs, output: output, dependencies: arguments.flag("topo") ? dependencies : nil)
+        let printer = ForallPrinter(console: context.console, modules: modules, output: output, quiet: context.json)
+        let results = Forall.run(command, in: modules, workspace: workspace, options: options, observe: printer.observe)
+        context.console.clearProgress()
         let failed = results.filter(\.failed)
-        if json {
+        if context.json {
             try context.printJSON(results)
         } else if !failed.isEmpty {
-            console.error("the command failed in \(failed.count) of \(results.count) modules:")
-            for result in failed { console.diagnostic("  \(result.name) (exit \(result.status ?? -1))") }
+            let held = results.filter { $0.skipped?.hasPrefix("not run") == true }
+            context.console.error("the command failed in \(failed.count) of \(results.count) modules:")
+            for result in failed { context.console.diagnostic("  \(result.name) (exit \(result.status ?? -1))") }
+            for result in held { context.console.diagnostic("  \(result.name): \(result.skipped ?? "")") }
         }
         return failed.isEmpty ? .success : .failure
+    }
+}
+
+/// Prints what `forall` reports as it happens: prefixed lines, whole blocks or headers, and a progress line.
+private final class ForallPrinter: @unchecked Sendable {
+    private let console: Console
+    private let output: ForallOptions.Output
+    private let quiet: Bool
+    private let width: Int
+    private let total: Int
+    private let lock = NSLock()
+    private var running: [String] = []
+    private var done = 0
+
+    init(console: Console, modules: [Module], output: ForallOptions.Output, quiet: Bool) {
+        self.console = console
+        self.output = output
+        self.quiet = quiet
+        width = modules.map(\.name.count).max() ?? 0
+        total = modules.count
+    }
+
+    var observe: @Sendable (ForallEvent) -> Void { { [self] event in handle(event) } }
+
+    private func handle(_ event: ForallEvent) {
+        guard !quiet else { return }
+        let style = console.style(for: .standardOutput)
+        switch event {
+        case .started(let module, let path):
+            lock.withLock { running.append(module) }
+            if output == .terminal { console.write(style.bold("== \(module) (\(path))") + "\n", to: .standardOutput) }
+            showProgress()
+        case .line(let module, let text):
+            console.write(style.dim(prefix(module)) + text + "\n", to: .standardOutput)
+            showProgress()
+        case .finished(let result):
+            lock.withLock {
+                running.removeAll { $0 == result.name }
+                done += 1
+            }
+            switch output {
+            case .grouped:
+                var block = style.bold("== \(result.name) (\(result.path))")
+                if let skipped = result.skipped {
+                    block += style.dim(" skipped: \(skipped)") + "\n"
+                } else {
+                    block += (result.failed ? style.red(" exit \(result.status ?? -1)") : "") + "\n" + result.output
+                    if !result.output.isEmpty && !result.output.hasSuffix("\n") { block += "\n" }
+                }
+                console.write(block, to: .standardOutput)
+            case .lines, .terminal:
+                let lead = output == .lines ? style.dim(prefix(result.name)) : style.bold("== \(result.name) ")
+                if let skipped = result.skipped {
+                    console.write(lead + style.dim("skipped: \(skipped)") + "\n", to: .standardOutput)
+                } else if result.failed {
+                    console.write(lead + style.red("exit \(result.status ?? -1)") + "\n", to: .standardOutput)
+                }
+            }
+            showProgress()
+        }
+    }
+
+    private func prefix(_ module: String) -> String {
+        (module + ":").padding(toLength: width + 2, withPad: " ", startingAt: 0)
+    }
+
+    private func showProgress() {
+        guard output != .terminal else { return }
+        let (finished, active) = lock.withLock { (done, running) }
+        guard finished < total else { console.clearProgress(); return }
+        console.progress("forall: \(finished)/\(total) done; running \(active.joined(separator: ", "))")
     }
 }

@@ -10,7 +10,8 @@ enum GraphCommand: Command {
         Modules are listed dependencies first. A cycle is an error that names it, with the file and
         line of every step (exit 1).
         """,
-        options: [OptionSpec(nil, "format", .value(metavar: "FORMAT"), help: "text (default), dot, mermaid or json.")],
+        options: [OptionSpec(nil, "format", .value(metavar: "FORMAT"), help: "text (default), dot, mermaid or json.",
+                                   completion: .choices(["text", "dot", "mermaid", "json"]))],
         examples: ["modkit graph", "modkit graph --format dot | dot -Tsvg > graph.svg", "modkit graph --format mermaid"]
     )
 

@@ -15,8 +15,10 @@ enum InitCommand: Command {
         added to the manifest repository's .gitignore so it stays clean.
         """,
         options: [
-            OptionSpec(nil, "import", .value(metavar: "PATH"), help: "Import .gitmodules, a repo manifest, west.yml or a .repos file."),
-            OptionSpec(nil, "from", .value(metavar: "FORMAT"), help: "Read --import as submodules, repo, west or vcstool instead of guessing."),
+            OptionSpec(nil, "import", .value(metavar: "PATH"), help: "Import .gitmodules, a repo manifest, west.yml or a .repos file.",
+                       completion: .files),
+            OptionSpec(nil, "from", .value(metavar: "FORMAT"), help: "Read --import as submodules, repo, west or vcstool instead of guessing.",
+                       completion: .choices(["submodules", "repo", "west", "vcstool"])),
             OptionSpec(nil, "exact", help: "Pin every module to its exact commit (submodules: the recorded gitlink)."),
             OptionSpec(nil, "name", .value(metavar: "NAME"), help: "Workspace name (default: the directory's name)."),
         ],
@@ -71,7 +73,10 @@ enum InitCommand: Command {
         let source = URL(fileURLWithPath: path, relativeTo: context.workingDirectory).standardizedFileURL
         let outcome = try WorkspaceInitializer.importManifest(from: source, displayPath: path, format: format, exact: context.arguments.flag("exact"),
                                                               at: context.workingDirectory, workspaceName: context.arguments.value("name"))
-        for warning in outcome.imported.warnings { printWarning(warning, console: context.console) }
+        printWarnings(outcome.imported.warnings, verbose: context.verbose, console: context.console)
+        if !outcome.imported.mergedFiles.isEmpty, !context.json {
+            context.console.info("Merged \(outcome.imported.mergedFiles.count) local manifest\(outcome.imported.mergedFiles.count == 1 ? "" : "s") as repo does: \(outcome.imported.mergedFiles.joined(separator: ", "))")
+        }
         if context.json {
             try context.printJSON(outcome.manifest.modules.map { ["name": $0.name, "path": $0.path, "url": $0.url ?? "", "revision": $0.revision ?? ""] })
             return .success
@@ -95,6 +100,25 @@ enum InitCommand: Command {
             context.console.result(SubmoduleNextSteps.lines(for: imported.modules).joined(separator: "\n"))
         }
         return .success
+    }
+
+    /// Each kind of warning once: alone it is printed whole; repeated, its first instance with a count and the first few
+    /// places. With `-v`, every warning is printed whole.
+    static func printWarnings(_ warnings: [Diagnostic], verbose: Bool, console: Console) {
+        if verbose {
+            for warning in warnings { printWarning(warning, console: console) }
+            return
+        }
+        let kinds = WarningKinds.group(warnings)
+        for kind in kinds {
+            var first = kind[0]
+            if kind.count > 1 {
+                let places = kind.dropFirst().prefix(3).compactMap { $0.location.map { "\($0.file):\($0.line)" } }
+                let more = kind.count - 1 - places.count
+                first.message += " — and \(kind.count - 1) more like it (\(places.joined(separator: ", "))\(more > 0 ? ", …" : ""); -v lists all)"
+            }
+            printWarning(first, console: console)
+        }
     }
 
     /// `path:line: warning: message`, the quoted source line, then the hint — on stderr.

@@ -9,6 +9,13 @@ enum ListCommand: Command {
         examples: ["modkit list", "modkit list -g core --json", "modkit list QCloudCore COSXML"]
     )
 
+    /// `modkit list --json`.
+    struct Report: Encodable {
+        var schema = 1
+        var workspace: String
+        var modules: [Entry]
+    }
+
     /// One module as `modkit list --json` prints it.
     struct Entry: Encodable {
         var name: String
@@ -34,7 +41,11 @@ enum ListCommand: Command {
             )
         }
         if context.json {
-            try context.printJSON(entries)
+            try context.printJSON(Report(workspace: manifest.workspace, modules: entries))
+            return .success
+        }
+        if context.quiet {
+            for entry in entries { context.console.result(entry.name) }
             return .success
         }
         let style = context.console.style(for: .standardOutput)

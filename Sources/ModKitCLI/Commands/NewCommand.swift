@@ -18,8 +18,10 @@ enum NewCommand: Command {
         are looked up in $MODKIT_TEMPLATES, then ../share/modkit/Templates next to the binary.
         """,
         options: [
-            OptionSpec("t", "template", .value(metavar: "T"), help: "Template name, folder or git url[#ref] (default: swift-package)."),
-            OptionSpec(nil, "path", .value(metavar: "P"), help: "Directory of the new module (default: next to the existing modules)."),
+            OptionSpec("t", "template", .value(metavar: "T"), help: "Template name, folder or git url[#ref] (default: swift-package).",
+                       completion: .list(.templates)),
+            OptionSpec(nil, "path", .value(metavar: "P"), help: "Directory of the new module (default: next to the existing modules).",
+                       completion: .directories),
             OptionSpec(nil, "dir", help: "Create a directory module in the manifest repository."),
             OptionSpec(nil, "repo", help: "Create a git repository module with an initial commit."),
             OptionSpec(nil, "remote", .value(metavar: "URL"), help: "Set the new repository's origin to URL and push (implies --repo)."),

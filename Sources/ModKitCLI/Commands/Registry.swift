@@ -7,7 +7,12 @@ enum Registry {
             StatusCommand.self,
             SyncCommand.self,
             ForallCommand.self,
+            AffectedCommand.self,
             StartCommand.self,
+            BranchesCommand.self,
+            PushCommand.self,
+            AbandonCommand.self,
+            PruneCommand.self,
             GraphCommand.self,
             TagCommand.self,
             CheckoutCommand.self,
@@ -19,6 +24,7 @@ enum Registry {
             ReleaseCommand.self,
             ExportCommand.self,
             DoctorCommand.self,
+            CompletionCommand.self,
         ]
     }
 

@@ -1,54 +1,84 @@
 import ModKit
 
-/// `modkit status`: per module, what is checked out and what is changed; clean modules folded unless `-v`.
+/// `modkit status`: the manifest repository and every module: what is checked out, unpushed and changed.
 enum StatusCommand: Command {
     static let spec = CommandSpec(
         name: "status",
-        summary: "Show branch, ahead/behind, local changes and version of every module",
+        summary: "Show branch, ahead/behind, unpushed commits, local changes and version of every module",
         discussion: """
-        Modules with nothing to report (no local changes, not ahead or behind their upstream) are
-        folded into one line; -v lists them too. Repository modules that are not cloned yet are
-        reported as 'not cloned' (run 'modkit sync').
+        The manifest repository comes first, then every module. A module is clean when there is nothing
+        to commit and nothing to push: no local changes, not ahead or behind its upstream, no commits that
+        no remote holds (a topic branch never pushed, commits on a detached HEAD), not behind its manifest
+        branch, and not detached away from its manifest revision. Clean modules are folded into one line;
+        -v lists them too. --short prints one line per module, like 'git status -s'. Repository modules that
+        are not cloned yet are reported as 'not cloned' (run 'modkit sync').
         """,
+        options: [OptionSpec("s", "short", help: "One line per module: name, what is checked out, then the changes.")],
         positional: .modules,
-        examples: ["modkit status", "modkit status -v", "modkit status --json", "modkit status -g core"]
+        examples: ["modkit status", "modkit status -v", "modkit status --short", "modkit status --json", "modkit status -g core"]
     )
+
+    /// `modkit status --json`.
+    struct Report: Encodable {
+        var schema = 1
+        var workspace: String
+        /// The manifest repository's own row (nil outside git).
+        var manifest: ModuleStatus?
+        var modules: [ModuleStatus]
+    }
 
     static func run(_ context: Context) throws -> ExitStatus {
         let workspace = try context.loadWorkspace()
         let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
         let statuses = StatusReader.read(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true))
+        let manifest = StatusReader.readManifestRepository(of: workspace)
         let failed = statuses.contains { $0.state == .error }
         if context.json {
-            try context.printJSON(statuses)
-            return failed ? .failure : .success
+            try context.printJSON(Report(workspace: workspace.manifest.workspace, manifest: manifest, modules: statuses))
+        } else if context.arguments.flag("short") {
+            let style = context.console.style(for: .standardOutput)
+            var table = TextTable()
+            for status in (manifest.map { [$0] } ?? []) + statuses where context.verbose || !context.quiet || !status.isClean {
+                table.add([style.bold(status.path == "." ? "." : status.name), head(status, style), changes(status, style, short: true)])
+            }
+            if !table.rows.isEmpty { context.console.result(table.render()) }
+        } else {
+            print(statuses, manifest: manifest, workspace: workspace, context: context)
         }
-        print(statuses, workspace: workspace, context: context)
-        return failed ? .failure : .success
-    }
-
-    private static func print(_ statuses: [ModuleStatus], workspace: Workspace, context: Context) {
-        let style = context.console.style(for: .standardOutput)
-        let shown = context.verbose ? statuses : statuses.filter { !$0.isClean }
-        var table = TextTable()
-        for status in shown {
-            table.add([style.bold(status.name), status.path, head(status, style), changes(status, style), status.version ?? ""])
-        }
-        let name = workspace.manifest.workspace
-        var lines = ["\(style.bold(name)): \(statuses.count) module\(statuses.count == 1 ? "" : "s")"]
-        if !shown.isEmpty { lines.append(table.render(indent: "  ")) }
-        let folded = statuses.count - shown.count
-        if folded > 0 {
-            let what = folded == statuses.count ? "all \(folded) modules are clean" : "\(folded) clean module\(folded == 1 ? "" : "s") not shown"
-            lines.append(style.dim("  \(what) (-v lists them)"))
-        }
-        context.console.result(lines.joined(separator: "\n"))
         for status in statuses where status.state == .error {
             context.console.error("\(status.name): \(status.error ?? "unreadable")")
         }
+        return failed ? .failure : .success
     }
 
-    /// What is checked out: `develop ↔ origin/develop`, `detached at 1a2b3c4`, or why there is nothing.
+    private static func print(_ statuses: [ModuleStatus], manifest: ModuleStatus?, workspace: Workspace, context: Context) {
+        let style = context.console.style(for: .standardOutput)
+        let shown = context.verbose ? statuses : statuses.filter { !$0.isClean }
+        var table = TextTable()
+        if let manifest, context.verbose || !manifest.isClean {
+            table.add([style.bold("(manifest)"), ".", head(manifest, style), changes(manifest, style), ""])
+        }
+        for status in shown {
+            table.add([style.bold(status.name), status.path, head(status, style), changes(status, style), status.version ?? ""])
+        }
+        if context.quiet {
+            // Only what needs attention, without the heading and the folded count.
+            if !table.rows.isEmpty { context.console.result(table.render()) }
+            return
+        }
+        let name = workspace.manifest.workspace
+        var lines = ["\(style.bold(name)): \(statuses.count) module\(statuses.count == 1 ? "" : "s")"]
+        if !table.rows.isEmpty { lines.append(table.render(indent: "  ")) }
+        let folded = statuses.count - shown.count
+        if folded > 0 {
+            let what = folded == statuses.count && manifest?.isClean != false
+                ? "all \(folded) modules are clean" : "\(folded) clean module\(folded == 1 ? "" : "s") not shown"
+            lines.append(style.dim("  \(what) (-v lists them)"))
+        }
+        context.console.result(lines.joined(separator: "\n"))
+    }
+
+    /// What is checked out: `develop → origin/develop`, `detached at 1a2b3c4`, or why there is nothing.
     private static func head(_ status: ModuleStatus, _ style: Style) -> String {
         switch status.state {
         case .notCloned: return style.yellow("not cloned")
@@ -56,7 +86,10 @@ enum StatusCommand: Command {
         case .error: return style.red("error")
         case .ok: break
         }
-        if status.detached, let commit = status.commit { return style.cyan("detached at \(commit.prefix(7))") }
+        if status.detached, let commit = status.commit {
+            let text = "detached at \(commit.prefix(7))"
+            return status.atRevision == true ? style.cyan(text) : style.yellow(text)
+        }
         guard let branch = status.branch else { return "" }
         if status.commit == nil { return "\(branch) (no commits yet)" }
         var text = style.green(branch)
@@ -64,8 +97,8 @@ enum StatusCommand: Command {
         return text
     }
 
-    /// Ahead/behind and change counts, e.g. `ahead 1, 2 modified, 1 untracked`.
-    private static func changes(_ status: ModuleStatus, _ style: Style) -> String {
+    /// Ahead/behind, unpushed and change counts, e.g. `ahead 1, 2 modified, 1 untracked`.
+    private static func changes(_ status: ModuleStatus, _ style: Style, short: Bool = false) -> String {
         switch status.state {
         case .notCloned: return style.dim("run 'modkit sync'")
         case .missing: return style.dim("folder not found")
@@ -73,12 +106,19 @@ enum StatusCommand: Command {
         case .ok: break
         }
         var parts: [String] = []
-        if let ahead = status.ahead, ahead > 0 { parts.append(style.yellow("ahead \(ahead)")) }
-        if let behind = status.behind, behind > 0 { parts.append(style.yellow("behind \(behind)")) }
-        if status.conflicted > 0 { parts.append(style.red("\(status.conflicted) conflicted")) }
-        if status.staged > 0 { parts.append(style.green("\(status.staged) staged")) }
-        if status.modified > 0 { parts.append(style.red("\(status.modified) modified")) }
-        if status.untracked > 0 { parts.append("\(status.untracked) untracked") }
-        return parts.isEmpty ? style.dim("clean") : parts.joined(separator: ", ")
+        if let ahead = status.ahead, ahead > 0 { parts.append(style.yellow(short ? "↑\(ahead)" : "ahead \(ahead)")) }
+        if let behind = status.behind, behind > 0 { parts.append(style.yellow(short ? "↓\(behind)" : "behind \(behind)")) }
+        if let unpushed = status.unpushed, unpushed > 0 {
+            parts.append(style.yellow(short ? "⇡\(unpushed)" : "\(unpushed) commit\(unpushed == 1 ? "" : "s") not pushed"))
+        }
+        if let behindBase = status.behindBase, behindBase > 0 {
+            parts.append(style.yellow(short ? "base↓\(behindBase)" : "\(behindBase) behind the manifest branch"))
+        }
+        if status.conflicted > 0 { parts.append(style.red(short ? "U\(status.conflicted)" : "\(status.conflicted) conflicted")) }
+        if status.staged > 0 { parts.append(style.green(short ? "A\(status.staged)" : "\(status.staged) staged")) }
+        if status.modified > 0 { parts.append(style.red(short ? "M\(status.modified)" : "\(status.modified) modified")) }
+        if status.untracked > 0 { parts.append(short ? "?\(status.untracked)" : "\(status.untracked) untracked") }
+        if status.detached, status.atRevision != true, parts.isEmpty, !short { parts.append(style.yellow("not at the manifest revision")) }
+        return parts.isEmpty ? style.dim("clean") : parts.joined(separator: short ? " " : ", ")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 import ModKit
 
 /// `modkit sync`: clone missing module repositories, fetch the others, check out the manifest revision.
@@ -12,8 +13,20 @@ enum SyncCommand: Command {
         destroyed: a module with uncommitted changes, or with local commits a fast-forward cannot
         carry, is fetched but not moved ('kept: local changes', exit 1); a commit that a move would
         leave unreachable (made on a detached HEAD) is first saved under refs/modkit/backup/.
-        A module on a topic branch (see 'modkit start') stays on it.
+        A module on a topic branch (see 'modkit start') stays on it; with --rebase a topic branch that has
+        fallen behind is replayed onto the updated manifest branch when that is conflict-free (never a pushed
+        branch, never over local changes), and otherwise left as it was, with the reason.
+        Without module names or -g, the modules left out by 'defaults: groups' are not synced. Modules inside
+        other modules are cloned after them and kept out of their status through .git/info/exclude.
+        First the manifest repository itself is fetched and fast-forwarded to its upstream (never over local
+        changes to the files the update touches), and modkit.yml is read again, so a teammate's change to
+        it takes effect in this sync; --no-manifest-update leaves the manifest repository as it is.
         """,
+        options: [
+            OptionSpec(nil, "no-manifest-update", help: "Do not fetch and fast-forward the manifest repository first."),
+            OptionSpec(nil, "rebase", help: "Rebase checked-out topic branches onto their updated manifest branch where conflict-free."),
+            OptionSpec(nil, "depth", .value(metavar: "N"), help: "Fetch only the last N commits (overrides each module's 'depth:')."),
+        ],
         positional: .modules,
         examples: ["modkit sync", "modkit sync -j 16", "modkit sync QCloudCore COSXML", "modkit sync -g core --json"],
         mutates: true,
@@ -22,34 +35,97 @@ enum SyncCommand: Command {
 
     /// `modkit sync --json`: every module's result and the counts.
     struct Report: Encodable {
+        var schema = 1
+        /// What happened to the manifest repository first (nil: not a git repository, or --no-manifest-update).
+        var manifest: ManifestUpdateResult?
         var modules: [ModuleSyncResult]
         var summary: [String: Int]
+        /// With --rebase: the topic branches replayed, or kept and why.
+        var rebased: [TopicRebaseResult]?
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let workspace = try context.loadWorkspace()
-        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        var workspace = try context.loadWorkspace()
         let lock = try WorkspaceLock(root: workspace.root, command: "modkit sync")
         defer { lock.release() }
         if let stale = lock.replacedStaleHolder {
             context.console.info("took over a stale workspace lock left by pid \(stale.pid) ('\(stale.command)')")
         }
+        var manifestUpdate: ManifestUpdateResult?
+        if !context.arguments.flag("no-manifest-update") {
+            manifestUpdate = ManifestUpdate.run(workspace)
+            if let update = manifestUpdate {
+                if update.outcome == .updated { workspace = try context.loadWorkspace() }
+                if !context.json, update.outcome != .upToDate, update.outcome != .skipped || context.verbose {
+                    let line = "manifest repository: \(update.detail)" + (update.outcome == .updated ? " (modkit.yml read again)" : "")
+                    if update.outcome == .kept || update.outcome == .failed { context.console.warning(line) } else { context.console.info(line) }
+                }
+            }
+        }
+        var modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        if context.arguments.positionals.isEmpty, context.groups.isEmpty {
+            let taken = workspace.manifest.inDefaultGroups(modules)
+            if taken.count < modules.count, !context.json {
+                let selection = (workspace.manifest.defaults.groups ?? []).joined(separator: ", ")
+                context.console.info("\(modules.count - taken.count) module\(modules.count - taken.count == 1 ? "" : "s") left out by 'defaults: groups: [\(selection)]'; name them or use -g GROUP to sync them")
+            }
+            modules = taken
+        }
+        let depth = try noteDepth(for: modules, context: context)
 
         let progress = SyncProgress(console: context.console, modules: modules, printsLines: !context.json)
-        let results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) { progress.handle($0) }
+        var results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true), depth: depth) { progress.handle($0) }
         progress.finish()
+        // `imports:` read the manifests of modules that may only now be cloned or updated: reload, and sync what they add.
+        for _ in 0..<importRounds where !workspace.manifest.imports.isEmpty && context.arguments.positionals.isEmpty {
+            let reloaded = try context.loadWorkspace()
+            let known = Set(results.map(\.name))
+            var added = reloaded.manifest.modules.filter { !known.contains($0.name) && reloaded.manifest.importedModules.contains($0.name) }
+            added = context.groups.isEmpty ? reloaded.manifest.inDefaultGroups(added) : added.filter { !Set(context.groups).isDisjoint(with: $0.groups) }
+            workspace = reloaded
+            guard !added.isEmpty else { break }
+            if !context.json { context.console.info("\(added.count) more module\(added.count == 1 ? "" : "s") from imported manifests") }
+            let more = SyncProgress(console: context.console, modules: added, printsLines: !context.json)
+            results += Syncer.sync(added, in: reloaded, jobs: try context.jobs(waitsOnIO: true), depth: depth) { more.handle($0) }
+            more.finish()
+        }
+        for note in workspace.manifest.importNotes { context.console.warning(note) }
+        let rebased = context.arguments.flag("rebase") ? TopicRebase.run(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) : nil
         let ignored = (try? Syncer.ignoreModuleRepositories(in: workspace)) ?? []
 
         let counts = Dictionary(results.map { ($0.outcome.rawValue, 1) }, uniquingKeysWith: +)
         if context.json {
-            try context.printJSON(Report(modules: results, summary: counts))
+            try context.printJSON(Report(manifest: manifestUpdate, modules: results, summary: counts, rebased: rebased))
         } else {
             printSummary(results, progress: progress, context: context)
             if !ignored.isEmpty {
                 context.console.info("Added \(ignored.count) module path\(ignored.count == 1 ? "" : "s") to the manifest repository's .gitignore.")
             }
         }
-        return results.contains { $0.isProblem } ? .failure : .success
+        for rebase in rebased ?? [] where !context.json {
+            let line = "\(rebase.name): \(rebase.detail)"
+            if rebase.outcome == .kept { context.console.warning(line) } else { context.console.result(line) }
+        }
+        let keptTopics = (rebased ?? []).contains { $0.outcome == .kept }
+        return results.contains { $0.isProblem } || keptTopics ? .failure : .success
+    }
+
+    /// How many times one sync reloads `imports:` to sync what they add (each round can reveal one more level).
+    static let importRounds = 8
+
+    /// `--depth N`, when given. libgit2 before 1.7 cannot fetch shallow: with `--depth` or a module's `depth:`, say once
+    /// that the whole history comes.
+    private static func noteDepth(for modules: [Module], context: Context) throws -> Int? {
+        var asked: Int?
+        if let text = context.arguments.value("depth") {
+            guard let depth = Int(text), depth > 0 else { throw UsageError("--depth expects a positive number of commits, got '\(text)'") }
+            asked = depth
+        }
+        let shallow = modules.filter { $0.depth != nil }
+        guard asked != nil || !shallow.isEmpty, !GitKit.supportsShallowFetch else { return asked }
+        let what = asked.map { "--depth \($0)" } ?? "'depth:' of \(shallow.count) module\(shallow.count == 1 ? "" : "s") (\(shallow.prefix(3).map(\.name).joined(separator: ", "))\(shallow.count > 3 ? ", …" : ""))"
+        context.console.info("note: \(what) asks for a shallow clone, which libgit2 \(GitKit.libgit2Version) cannot make; the full history is fetched")
+        return asked
     }
 
     private static func printSummary(_ results: [ModuleSyncResult], progress: SyncProgress, context: Context) {

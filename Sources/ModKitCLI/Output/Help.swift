@@ -23,6 +23,24 @@ enum Help {
         """
     }
 
+    /// `modkit help --man`: the manual page instead of the overview.
+    static let manOption = OptionSpec(nil, "man", help: "Print the manual page (roff) of modkit.")
+    static let helpUsage = "modkit help [COMMAND] [--man]"
+    static var helpText: String {
+        """
+        OVERVIEW: Show help for a command, or the manual page
+
+        USAGE: \(helpUsage)
+
+        OPTIONS:
+        \(optionLines([manOption]))
+
+        EXAMPLES:
+          modkit help sync
+          modkit help --man | man -l -
+        """
+    }
+
     static func usageLine(for spec: CommandSpec) -> String {
         var parts = ["modkit", spec.name]
         if !spec.options.isEmpty { parts.append("[options]") }
@@ -43,7 +61,7 @@ enum Help {
         return sections.joined(separator: "\n\n")
     }
 
-    private static func optionLines(_ specs: [OptionSpec]) -> String {
+    static func optionLines(_ specs: [OptionSpec]) -> String {
         let width = max(20, (specs.map(\.signature.count).max() ?? 0) + 2)
         return specs.map { spec in
             "  " + spec.signature.padding(toLength: width, withPad: " ", startingAt: 0) + spec.help

@@ -1,0 +1,174 @@
+import Foundation
+import GitKit
+import Testing
+@testable import ModKit
+
+/// repo manifests as they are found in the wild: deep, self-including, repeatedly included, huge, and `.repo` checkouts.
+@Suite struct ImportRepoRobustnessTests {
+    func importRepo(_ files: [String: String], main: String, in temp: URL) throws(ManifestError) -> ImportResult {
+        for (name, text) in files {
+            let file = temp.appendingPathComponent(name)
+            try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try? text.write(to: file, atomically: true, encoding: .utf8)
+        }
+        return try ManifestImporter.read(temp.appendingPathComponent(main), displayPath: main, workspaceRoot: temp, exact: false)
+    }
+
+    static let remote = #"<remote name="o" fetch="file:///srv/git"/><default remote="o" revision="main"/>"#
+
+    @Test func anElementTreeFiftyThousandDeepIsFreedWithoutOverflowingTheStack() throws {
+        let depth = 50_000
+        let text = "<manifest>" + String(repeating: "<project name=\"p\">", count: depth) + String(repeating: "</project>", count: depth) + "</manifest>"
+        var root: XMLElementNode? = try XMLTree.parse(text)
+        var levels = 0
+        var node = root
+        while let current = node, let child = current.children.first {
+            levels += 1
+            node = child
+        }
+        #expect(levels == depth)
+        node = nil
+        root = nil  // the deinit loop, not recursion, frees the tree
+        #expect(root == nil)
+        // Unclosed, the error names the innermost open element and nothing overflows either.
+        let unclosed = "<manifest>" + String(repeating: "<a>", count: depth)
+        #expect(throws: XMLTree.SyntaxError.self) { try XMLTree.parse(unclosed) }
+    }
+
+    @Test func aFileThatIncludesItselfIsAnError() throws {
+        let temp = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        do {
+            _ = try importRepo(["default.xml": "<manifest>\(Self.remote)<project name=\"a\"/><include name=\"default.xml\"/></manifest>"], main: "default.xml", in: temp)
+            Issue.record("a self-include must fail")
+        } catch {
+            #expect(error.diagnostics.first?.description.hasPrefix("default.xml:1:") == true)
+            #expect(error.diagnostics.first?.message == "<include name=\"default.xml\"> includes itself")
+        }
+        do {
+            _ = try importRepo(["a.xml": "<manifest>\(Self.remote)<include name=\"b.xml\"/></manifest>",
+                                "b.xml": "<manifest>\n<project name=\"x\"/>\n<include name=\"a.xml\"/></manifest>"], main: "a.xml", in: temp)
+            Issue.record("a cycle must fail")
+        } catch {
+            #expect(error.diagnostics.first?.message == "<include name=\"a.xml\"> includes itself through the files that include it")
+            #expect(error.diagnostics.first?.location?.file == "b.xml" && error.diagnostics.first?.location?.line == 3)
+        }
+    }
+
+    @Test func aChainThatIncludesTwiceAtEveryLevelIsReadOnceEach() throws {
+        let temp = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        let levels = 24  // 2^24 expansions without the memo
+        var files = ["l0.xml": "<manifest>\(Self.remote)<include name=\"l1.xml\"/><include name=\"l1.xml\"/></manifest>"]
+        for level in 1..<levels {
+            files["l\(level).xml"] = "<manifest><project name=\"p\(level)\"/><include name=\"l\(level + 1).xml\"/><include name=\"l\(level + 1).xml\"/></manifest>"
+        }
+        files["l\(levels).xml"] = "<manifest><project name=\"last\"/></manifest>"
+        let start = Date()
+        let result = try importRepo(files, main: "l0.xml", in: temp)
+        #expect(Date().timeIntervalSince(start) < 2)
+        #expect(result.modules.count == levels)
+        #expect(result.warnings.filter { $0.message.contains("again; its elements count once") }.count == levels)
+    }
+
+    @Test func oneCharacterFileNameWithAnInclude() throws {
+        let temp = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        let result = try importRepo(["a": "<manifest>\(Self.remote)<include name=\"b\"/></manifest>", "b": "<manifest><project name=\"p\"/></manifest>"],
+                                    main: "a", in: temp)
+        #expect(result.modules.map(\.url) == ["file:///srv/git/p"])
+        #expect(DisplayPath.parent(of: "a") == "" && DisplayPath.parent(of: "/a") == "/" && DisplayPath.parent(of: "x/y/a") == "x/y")
+    }
+
+    @Test func aFileThatDeclaresNoProjectIsAnError() throws {
+        let temp = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        do {
+            _ = try importRepo(["only.xml": "<manifest>\(Self.remote)<extend-project name=\"x\" groups=\"g\"/></manifest>"], main: "only.xml", in: temp)
+            Issue.record("an extend-only file must fail")
+        } catch {
+            #expect(error.diagnostics.first?.message == "only.xml declares no <project>")
+        }
+    }
+
+    @Test func aThousandProjectsWithEightHundredRemovalsImportWellUnderASecond() throws {
+        let temp = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        var main = "<manifest>\n\(Self.remote)\n"
+        for index in 0..<1_000 { main += "  <project name=\"platform/group\(index % 37)/project\(index)\" path=\"tree/\(index % 37)/p\(index)\" groups=\"pdk\"/>\n" }
+        main += "  <include name=\"local.xml\"/>\n</manifest>\n"
+        var local = "<manifest>\n"
+        for index in stride(from: 0, to: 1_000, by: 1).filter({ $0 % 5 != 0 }) { local += "  <remove-project name=\"platform/group\(index % 37)/project\(index)\"/>\n" }
+        local += "</manifest>\n"
+        let start = Date()
+        let result = try importRepo(["default.xml": main, "local.xml": local], main: "default.xml", in: temp)
+        let seconds = Date().timeIntervalSince(start)
+        print("import of 1,000 projects with 800 remove-project: \(String(format: "%.3f", seconds)) s")
+        #expect(result.modules.count == 200)
+        #expect(seconds < 1)
+    }
+
+    @Test func projectsNestedInProjectsJoinNamesAndPaths() throws {
+        let temp = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        let result = try importRepo(["default.xml": """
+            <manifest>\(Self.remote)
+              <project name="tools/bsim" path="tools/bsim" groups="babblesim">
+                <project name="components" path="components"/>
+              </project>
+              <project name="tools/bsim-ext" path="tools/bsim/components/ext" clone-depth="1"/>
+            </manifest>
+            """], main: "default.xml", in: temp)
+        #expect(result.modules.map(\.path) == ["tools/bsim", "tools/bsim/components", "tools/bsim/components/ext"])
+        #expect(result.modules.map(\.sourceName) == ["tools/bsim", "tools/bsim/components", "tools/bsim-ext"])
+        #expect(result.modules[1].groups == ["babblesim"])
+        #expect(result.modules[2].depth == 1)
+        #expect(result.warnings.isEmpty, "\(result.warnings)")
+    }
+
+    @Test func relativeFetchAgainstAnSCPLikeOriginResolvesAsRepoDoes() throws {
+        #expect(RelativeURL.resolveRepo("..", against: "git@github.com:LineageOS/android") == "ssh://git@github.com")
+        #expect(RelativeURL.resolveRepo(".", against: "git@github.com:LineageOS/android.git") == "ssh://git@github.com/LineageOS")
+        #expect(RelativeURL.resolveRepo("../mirror", against: "https://host/a/manifest") == "https://host/mirror")
+        let temp = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        let manifests = temp.appendingPathComponent("manifests")
+        let repository = try Repository.create(at: manifests.path)
+        try repository.addRemote("origin", url: "git@github.com:LineageOS/android")
+        let result = try importRepo(["manifests/default.xml": """
+            <manifest><remote name="github" fetch=".."/><default remote="github" revision="lineage-21.0"/>
+            <project name="LineageOS/android_build" path="build/make"/></manifest>
+            """], main: "manifests/default.xml", in: temp)
+        #expect(result.modules.first?.url == "ssh://git@github.com/LineageOS/android_build")
+    }
+
+    @Test func tagRevisionsKeepRefsTagsAndNotdefaultBecomesTheDefaultSelection() throws {
+        let temp = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        let result = try importRepo(["default.xml": """
+            <manifest>\(Self.remote)
+              <project name="platform/external/zlib" path="external/zlib" revision="refs/tags/android-14.0.0_r1"/>
+              <project name="platform/prebuilts/clang" path="prebuilts/clang" groups="notdefault,pdk"/>
+              <project name="platform/build" path="build/make" revision="refs/heads/main"/>
+            </manifest>
+            """], main: "default.xml", in: temp)
+        #expect(result.modules.map(\.revision) == ["refs/tags/android-14.0.0_r1", "main", "main"])
+        #expect(result.defaultGroups == ["-notdefault"])
+        let text = ManifestWriter.render(workspace: "W", imported: result)
+        let manifest = try ManifestLoader.parse(text: text, file: temp.appendingPathComponent("modkit.yml"), displayPath: "modkit.yml")
+        #expect(manifest.inDefaultGroups(manifest.modules).map(\.name) == ["zlib", "build"])
+        #expect(manifest.modules.map(\.project) == ["platform/external/zlib", "platform/prebuilts/clang", "platform/build"])
+        let export = try ManifestExporter.export(manifest, modules: manifest.modules, format: .repo, exact: false)
+        #expect(export.text.contains(#"<project name="platform/external/zlib" path="external/zlib" revision="refs/tags/android-14.0.0_r1""#), "\(export.text)")
+        #expect(export.text.contains(#"<remote name="origin" fetch="file:///srv/git"/>"#), "one remote, as in the source: \(export.text)")
+    }
+
+    @Test func warningsOfOneKindAreCountedOnce() {
+        let warnings = (1...5).map { Diagnostic(severity: .warning, message: "<copyfile src=\"f\($0)\"> of project 'p\($0)' is not carried over",
+                                                 location: SourceLocation(file: "d.xml", line: $0, column: 1)) }
+            + [Diagnostic(severity: .warning, message: "attribute sync-j=\"4\" of <default> is not carried over")]
+        let kinds = WarningKinds.group(warnings)
+        #expect(kinds.map(\.count) == [5, 1])
+        #expect(WarningKinds.kind(of: "repo's project 'a' is odd") == WarningKinds.kind(of: "repo's project 'b' is odd"))
+    }
+}
