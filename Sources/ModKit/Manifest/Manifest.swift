@@ -11,7 +11,7 @@ public struct ManifestDefaults: Sendable, Hashable {
     public var versionTagFormat: String
     public var generatedDir: String
 
-    public init(remote: String = "origin", revision: String? = nil, urlBase: String? = nil, tagFormat: String = "{snapshot}", dirTagFormat: String = "{module}/{version}", versionTagFormat: String = "{version}", generatedDir: String = "Generated") {
+    public init(remote: String = "origin", revision: String? = nil, urlBase: String? = nil, tagFormat: String = "{workspace}/{snapshot}", dirTagFormat: String = "{module}/{version}", versionTagFormat: String = "{version}", generatedDir: String = "Generated") {
         self.remote = remote
         self.revision = revision
         self.urlBase = urlBase
@@ -39,6 +39,8 @@ public struct Module: Sendable, Hashable {
     public var version: String?
     /// A shell command that tests the module, run in its directory.
     public var test: String?
+    /// A shell command that publishes a released version (e.g. `pod trunk push`), run in its directory after the push.
+    public var publish: String?
     /// Languages of guard files to write ("c", "swift"); nil means all.
     public var guardLanguages: [String]?
     /// Where the module's `- name:` item starts.
@@ -48,7 +50,7 @@ public struct Module: Sendable, Hashable {
 
     public var kind: Kind { url == nil ? .directory : .repository }
 
-    public init(name: String, url: String? = nil, path: String, revision: String? = nil, groups: [String] = [], version: String? = nil, test: String? = nil, guardLanguages: [String]? = nil, location: SourceLocation = SourceLocation(file: ManifestLoader.fileName, line: 1, column: 1), versionLocation: SourceLocation? = nil) {
+    public init(name: String, url: String? = nil, path: String, revision: String? = nil, groups: [String] = [], version: String? = nil, test: String? = nil, publish: String? = nil, guardLanguages: [String]? = nil, location: SourceLocation = SourceLocation(file: ManifestLoader.fileName, line: 1, column: 1), versionLocation: SourceLocation? = nil) {
         self.name = name
         self.url = url
         self.path = path
@@ -56,6 +58,7 @@ public struct Module: Sendable, Hashable {
         self.groups = groups
         self.version = version
         self.test = test
+        self.publish = publish
         self.guardLanguages = guardLanguages
         self.location = location
         self.versionLocation = versionLocation
@@ -70,7 +73,7 @@ public struct ReleaseStep: Sendable, Hashable {
     }
 
     /// The built-in steps in their default order.
-    public static let builtinNames = ["preflight", "bump", "changelog", "pin", "guard", "test", "commit", "tag", "push"]
+    public static let builtinNames = ["preflight", "bump", "changelog", "pin", "guard", "test", "commit", "tag", "push", "publish"]
 
     public var kind: Kind
     public var location: SourceLocation?
@@ -85,7 +88,7 @@ public struct ReleaseStep: Sendable, Hashable {
 public struct Manifest: Sendable {
     public static let supportedSchemaVersion = 1
     /// Placeholders the tag formats may use.
-    public static let tagPlaceholders = ["snapshot", "module", "version"]
+    public static let tagPlaceholders = ["workspace", "snapshot", "module", "version"]
 
     public var schemaVersion: Int
     public var workspace: String
@@ -94,6 +97,10 @@ public struct Manifest: Sendable {
     public var modules: [Module]
     /// Nil when the manifest has no `release:`, meaning the default checklist.
     public var releaseSteps: [ReleaseStep]?
+    /// `release: branch:`, e.g. `release/{snapshot}`: the branch a release is cut on in every released repository.
+    public var releaseBranch: String?
+    /// `release: publish:`: the publish command of modules without their own.
+    public var releasePublish: String?
     /// Absolute path of modkit.yml.
     public var file: URL
     /// The directory holding modkit.yml: the workspace root.
@@ -101,13 +108,15 @@ public struct Manifest: Sendable {
     /// How diagnostics name the file.
     public var displayPath: String
 
-    public init(schemaVersion: Int = Manifest.supportedSchemaVersion, workspace: String, defaults: ManifestDefaults = ManifestDefaults(), templates: String? = nil, modules: [Module], releaseSteps: [ReleaseStep]? = nil, file: URL, displayPath: String? = nil) {
+    public init(schemaVersion: Int = Manifest.supportedSchemaVersion, workspace: String, defaults: ManifestDefaults = ManifestDefaults(), templates: String? = nil, modules: [Module], releaseSteps: [ReleaseStep]? = nil, releaseBranch: String? = nil, releasePublish: String? = nil, file: URL, displayPath: String? = nil) {
         self.schemaVersion = schemaVersion
         self.workspace = workspace
         self.defaults = defaults
         self.templates = templates
         self.modules = modules
         self.releaseSteps = releaseSteps
+        self.releaseBranch = releaseBranch
+        self.releasePublish = releasePublish
         self.file = file.standardizedFileURL
         self.root = self.file.deletingLastPathComponent()
         self.displayPath = displayPath ?? ManifestLoader.fileName
@@ -133,6 +142,11 @@ public struct Manifest: Sendable {
             while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
             return trimmed.hasSuffix(":") ? trimmed + url : trimmed + "/" + url
         }
+    }
+
+    /// The module's publish command: its own `publish:`, else `release: publish:`.
+    public func publishCommand(of module: Module) -> String? {
+        module.publish ?? releasePublish
     }
 
     public func revision(of module: Module) -> String? {

@@ -90,6 +90,8 @@ extension ManifestDecoder {
         }
         var test: String?
         if let node = fields["test"]?.value { test = string(node, for: "test") }
+        var publish: String?
+        if let node = fields["publish"]?.value { publish = string(node, for: "publish") }
         var guardLanguages: [String]?
         if let node = fields["guard"]?.value, let values = strings(node, for: "guard") {
             var languages: [String] = []
@@ -105,7 +107,7 @@ extension ManifestDecoder {
         }
 
         guard let name else { return nil }
-        let module = Module(name: name, url: url, path: path ?? "", revision: revision, groups: groups, version: version, test: test,
+        let module = Module(name: name, url: url, path: path ?? "", revision: revision, groups: groups, version: version, test: test, publish: publish,
                             guardLanguages: guardLanguages, location: location(mapping.start), versionLocation: versionLocation)
         return Decoded(module: module, nameMark: nameMark, pathMark: path == nil ? nil : pathMark)
     }

@@ -5,8 +5,8 @@ import YAMLKit
 struct ManifestDecoder {
     static let topLevelKeys = ["version", "workspace", "defaults", "templates", "modules", "release"]
     static let defaultsKeys = ["remote", "revision", "url-base", "tag-format", "dir-tag-format", "version-tag-format", "generated-dir"]
-    static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "guard"]
-    static let releaseKeys = ["steps"]
+    static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "publish", "guard"]
+    static let releaseKeys = ["steps", "branch", "publish"]
     static let guardLanguages = ["c", "swift"]
 
     let source: SourceText
@@ -103,7 +103,7 @@ struct ManifestDecoder {
                 ok = false
                 let suggestion = DidYouMean.suggestion(for: name, among: Manifest.tagPlaceholders).map { " (did you mean '{\($0)}'?)" } ?? ""
                 error("unknown placeholder '{\(name)}' in '\(key)'\(suggestion)", at: node.start,
-                      hint: suggestion.isEmpty ? "placeholders: {snapshot}, {module}, {version}" : nil)
+                      hint: suggestion.isEmpty ? "placeholders: {workspace}, {snapshot}, {module}, {version}" : nil)
             }
             rest = rest[rest.index(after: close)...]
         }

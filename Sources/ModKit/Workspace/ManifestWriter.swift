@@ -23,7 +23,7 @@ public enum ManifestWriter {
         if let urlBase {
             lines.append("  url-base: \(scalar(urlBase))   # relative module urls resolve against it")
         }
-        lines.append("  tag-format: \"{snapshot}\"       # tag 'modkit tag' creates in every module repository")
+        lines.append("  tag-format: \"{workspace}/{snapshot}\"   # snapshot tag in every module repository (never a bare version)")
         lines.append("")
         if named.isEmpty {
             lines.append("modules: []                      # add modules as '- name: Core' / 'url: …' / 'path: Libs/Core'")
@@ -68,7 +68,7 @@ public enum ManifestWriter {
         if let urlBase {
             lines.append("  url-base: \(scalar(urlBase))   # relative module urls resolve against it")
         }
-        lines.append("  tag-format: \"{snapshot}\"       # tag 'modkit tag' creates in every module repository")
+        lines.append("  tag-format: \"{workspace}/{snapshot}\"   # snapshot tag in every module repository (never a bare version)")
         lines.append("")
         if imported.modules.isEmpty {
             lines.append("modules: []                      # nothing could be imported; see the warnings")
