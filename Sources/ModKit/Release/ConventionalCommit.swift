@@ -34,6 +34,12 @@ public struct ConventionalCommit: Sendable, Equatable {
     /// The changelog section a commit belongs in, in the order the sections are written.
     public enum Group: String, Sendable, CaseIterable {
         case breaking = "Breaking changes", features = "Features", fixes = "Fixes", other = "Other"
+
+        /// How the plan counts commits of this group: "2 features".
+        public func count(_ number: Int) -> String {
+            let word = ["Breaking changes": "breaking", "Features": "feature", "Fixes": "fix", "Other": "other"][rawValue]!
+            return "\(number) \(word)" + (number > 1 && self == .features ? "s" : number > 1 && self == .fixes ? "es" : "")
+        }
     }
 
     /// The type (`feat`, `fix`, …) in lower case; nil when the subject does not follow the convention.

@@ -215,7 +215,7 @@ public struct ReleasePlan: Sendable {
                 increment = commits.map(\.increment).max()
                 let kinds = ConventionalCommit.Group.allCases.compactMap { group -> String? in
                     let count = commits.filter { $0.group == group }.count
-                    return count == 0 ? nil : "\(count) \(group.rawValue.lowercased())"
+                    return count == 0 ? nil : group.count(count)
                 }
                 why = "\(history.commits.count) commit\(history.commits.count == 1 ? "" : "s") since \(history.previousTag ?? "the beginning"): " + kinds.joined(separator: ", ")
             }

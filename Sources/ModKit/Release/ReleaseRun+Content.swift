@@ -27,7 +27,11 @@ extension ReleaseRun {
             let link = entry.previousTag.flatMap { previous in
                 remoteURL(of: module).flatMap { Changelog.compareLink(remote: $0, from: previous, to: entry.tag) }
             }
-            let body = Changelog.body(commits: history.commits.map { ($0.message, $0.oid.short) }, link: link)
+            var body = Changelog.body(commits: history.commits.map { ($0.message, $0.oid.short) }, link: link)
+            let dependencies = releasedDependencies(of: module)
+            if history.commits.isEmpty, !dependencies.isEmpty {
+                body = body.dropLast() + ["- Dependencies updated: " + dependencies.map { "\($0.name) \($0.next)" }.joined(separator: ", ")]
+            }
             let file = manifest.directory(of: module).appendingPathComponent("CHANGELOG.md")
             var added = false
             edits.update(file) { text in
@@ -41,6 +45,12 @@ extension ReleaseRun {
                                : "\(module.name): section \(entry.next) already there, kept")
         }
         return lines
+    }
+
+    /// The released modules `module` depends on.
+    func releasedDependencies(of module: Module) -> [ReleasedModule] {
+        let specs = WorkspaceSpecs.load(workspace, jobs: jobs)
+        return specs.dependencies(of: module.name).compactMap { plan.entry($0) }
     }
 
     /// The url of the remote holding a module's commits: its own repository's, or the manifest repository's.
