@@ -140,4 +140,25 @@ import Testing
         #expect(passed.status == 0, "\(passed.out)\n\(passed.err)")
         #expect(try product.remoteFile("COSXML", "5.5.0", "COSXML.podspec").contains("s.version = '5.5.0'"))
     }
+
+    @Test func aReleaseBranchCarriesTheReleaseInEveryReleasedRepository() throws {
+        let product = try SDKProduct(releaseLines: ["branch: \"release/{snapshot}\""])
+        let sandbox = product.sandbox
+        try product.commit("fix: handle a nil region", in: "QCloudCore")
+        let mains = try product.heads()
+        let result = try sandbox.modkit("release", "2024.6", "--yes", in: "ws")
+        #expect(result.status == 0, "\(result.out)\n\(result.err)")
+        #expect(result.out.hasPrefix("Release 2024.6 on branch release/2024.6:\n"), "\(result.out)")
+        for (directory, remote, tag) in [("ws/Libs/QCloudCore", "QCloudCore", "1.0.2"), ("ws/Libs/COSXML", "COSXML", "5.3.1"), ("ws", "Product", "2024.6")] {
+            #expect(try sandbox.git("symbolic-ref", "--short", "HEAD", in: directory) == "release/2024.6", "\(directory)")
+            let head = try sandbox.git("rev-parse", "HEAD", in: directory)
+            let bare = sandbox.url("remotes/\(remote).git").path
+            #expect(try sandbox.git("--git-dir", bare, "rev-parse", "release/2024.6") == head, "\(remote)")
+            #expect(try sandbox.git("--git-dir", bare, "rev-parse", "\(tag)^{commit}") == head, "\(remote) \(tag)")
+            #expect(try sandbox.git("--git-dir", bare, "rev-parse", "main") == mains[remote == "Product" ? "ws" : remote], "\(remote) main untouched")
+            #expect(try sandbox.git("rev-parse", "--abbrev-ref", "release/2024.6@{upstream}", in: directory) == "origin/release/2024.6")
+        }
+        #expect(try sandbox.git("symbolic-ref", "--short", "HEAD", in: "ws/Libs/FaceInUI") == "main", "FaceInUI is not released")
+        #expect(try sandbox.git("rev-parse", "HEAD", in: "ws/Libs/FaceInUI") == mains["FaceInUI"])
+    }
 }

@@ -186,6 +186,12 @@ extension ReleaseRun {
             }
         }
         if !problems.isEmpty { throw ReleaseStepFailure(problems: problems) }
+        if let branch = plan.branch, report.manifestBranch == branch {
+            let repository = try ManifestRepository.open(workspace, for: "modkit release")
+            if try repository.repository.upstream(ofBranch: branch) == nil, let remote = try repository.pushRemote(branch: branch)?.remote {
+                try repository.repository.setUpstream(branch: branch, to: "\(remote)/\(branch)")
+            }
+        }
         return lines
     }
 
