@@ -161,4 +161,25 @@ import Testing
         #expect(try sandbox.git("symbolic-ref", "--short", "HEAD", in: "ws/Libs/FaceInUI") == "main", "FaceInUI is not released")
         #expect(try sandbox.git("rev-parse", "HEAD", in: "ws/Libs/FaceInUI") == mains["FaceInUI"])
     }
+
+    @Test func abandonDiscardsTheSavedPlanSoANewOneCanBeMade() throws {
+        let product = try SDKProduct(moduleLines: ["QCloudCore": ["test: \"false\""]])
+        let sandbox = product.sandbox
+        try product.commit("fix: handle a nil region", in: "QCloudCore")
+        let failed = try sandbox.modkit("release", "2024.6", "--yes", in: "ws")
+        #expect(failed.status == 1 && failed.out.contains("✗ test"), "\(failed.out)")
+        let refused = try sandbox.modkit("release", "2024.6", "QCloudCore=2.0.0", "--yes", in: "ws")
+        #expect(refused.status == 2 && refused.err.contains("'modkit release 2024.6 --abandon'"), "\(refused.err)")
+        let abandoned = try product.modkit(try SDKProduct.hintedArguments(String(refused.err[refused.err.range(of: "discard it with ")!.upperBound...])))
+        #expect(abandoned.status == 0 && abandoned.err.contains("abandoned release 2024.6 (steps done: preflight, bump, changelog, pin, guard)"), "\(abandoned.err)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/.modkit/release/2024.6.state").path))
+        #expect(abandoned.err.contains("Libs/QCloudCore/QCloudCore.podspec"), "\(abandoned.err)")
+        #expect(try sandbox.modkit("release", "2024.6", "--resume", "--yes", in: "ws").status == 2, "nothing to resume any more")
+        for directory in ["ws"] + SDKProduct.repositories.map({ "ws/Libs/\($0.name)" }) {
+            try sandbox.git("checkout", "-q", "--", ".", in: directory)
+            try sandbox.git("clean", "-qfd", in: directory)
+        }
+        let plan = try sandbox.modkit("release", "2024.6", "QCloudCore=2.0.0", "--plan", in: "ws")
+        #expect(plan.status == 0 && plan.out.contains("  QCloudCore  1.0.1    2.0.0"), "\(plan.out)")
+    }
 }

@@ -57,14 +57,21 @@ enum ReleaseCommand: Command {
         let console = context.console
         let request = try ReleasePlan.Request.parse(arguments, bump: context.arguments.value("bump"),
                                                     pre: context.arguments.value("pre"), groups: context.groups)
-        let saved = try ReleaseState.load(name, in: workspace)
         if context.arguments.flag("abandon") {
-            guard let saved else { throw ModKitError.input("there is no saved release \(name) to abandon") }
-            _ = try ReleaseState.discard(name, in: workspace)
-            let done = saved.completed.isEmpty ? "no step had finished" : "steps done: \(saved.completed.joined(separator: ", "))"
-            console.info("abandoned release \(name) (\(done)); commits and tags it made stay where they are")
+            // Read only to say what was done: a state file this modkit cannot read is discarded too.
+            let saved = try? ReleaseState.load(name, in: workspace)
+            guard try ReleaseState.discard(name, in: workspace) else {
+                throw ModKitError.input("there is no saved release \(name) to abandon")
+            }
+            let done = saved.map { $0.completed.isEmpty ? "no step had finished" : "steps done: \($0.completed.joined(separator: ", "))" }
+            console.info("abandoned release \(name)\(done.map { " (\($0))" } ?? ""); commits and tags it made stay where they are")
+            if let files = saved?.files, !files.isEmpty {
+                console.info("files it changed are left as they are (restore the uncommitted ones with git checkout, or remove new ones): "
+                             + files.joined(separator: ", "))
+            }
             return .success
         }
+        let saved = try ReleaseState.load(name, in: workspace)
         let resume = context.arguments.flag("resume")
         let plan: ReleasePlan
         var state: ReleaseState
