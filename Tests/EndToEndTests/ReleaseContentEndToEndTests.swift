@@ -10,8 +10,7 @@ import Testing
             "COSXML": ["test: \"if [ -f ../../../\(flag) ]; then echo changed >> README.md; fi\""],
         ])
         let sandbox = product.sandbox
-        try product.commit("fix: handle a nil region", in: "QCloudCore")
-        try product.commit("feat: multipart upload", in: "COSXML")
+        try product.commitFixAndFeature()
         try sandbox.write("", to: flag)
 
         let failed = try sandbox.modkit("release", "2024.6", "--yes", in: "ws")
@@ -74,8 +73,7 @@ import Testing
                                                    "COSXML": ["test: true", "publish: \"\(command)\""],
                                                    "FaceInUI": ["test: true", "publish: \"\(command)\""]])
         let sandbox = product.sandbox
-        try product.commit("fix: handle a nil region", in: "QCloudCore")
-        try product.commit("feat: multipart upload", in: "COSXML")
+        try product.commitFixAndFeature()
         try sandbox.write("", to: flag)
 
         let failed = try sandbox.modkit("release", "2024.6", "--yes", in: "ws")

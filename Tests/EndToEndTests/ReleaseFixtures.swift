@@ -72,6 +72,12 @@ struct SDKProduct {
         if push { try sandbox.git("push", "-q", "origin", "main", in: directory) }
     }
 
+    /// The changes of the usual release: a `fix:` in QCloudCore and a `feat:` in COSXML, pushed.
+    func commitFixAndFeature() throws {
+        try commit("fix: handle a nil region", in: "QCloudCore")
+        try commit("feat: multipart upload", in: "COSXML")
+    }
+
     /// The tags of a bare remote with the commit each names, e.g. ["1.0.2": "<40 hex>"].
     func remoteTags(_ remote: String) throws -> [String: String] {
         let listing = try sandbox.git("--git-dir", sandbox.url("remotes/\(remote).git").path, "for-each-ref",

@@ -7,8 +7,7 @@ import Testing
     @Test func releasesOnlyChangedModulesEachAtItsOwnVersionWithTruthfulTags() throws {
         let product = try SDKProduct()
         let sandbox = product.sandbox
-        try product.commit("fix: handle a nil region", in: "QCloudCore")
-        try product.commit("feat: multipart upload", in: "COSXML")
+        try product.commitFixAndFeature()
         let faceHead = try sandbox.git("rev-parse", "HEAD", in: "ws/Libs/FaceInUI")
         let faceTagsBefore = try product.remoteTags("FaceInUI")
 
@@ -112,8 +111,7 @@ import Testing
     @Test func anExistingTagStopsPreflightAndDryRunBeforeAnyCommit() throws {
         let product = try SDKProduct()
         let sandbox = product.sandbox
-        try product.commit("fix: handle a nil region", in: "QCloudCore")
-        try product.commit("feat: multipart upload", in: "COSXML")
+        try product.commitFixAndFeature()
         // Someone pushed COSXML 5.4.0 from elsewhere; FaceInUI has a local tag of the snapshot's name.
         try sandbox.git("--git-dir", sandbox.url("remotes/COSXML.git").path, "tag", "5.4.0", "main")
         try sandbox.git("tag", "Product/2024.6", in: "ws/Libs/FaceInUI")

@@ -249,6 +249,15 @@ public struct ReleasePlan: Sendable {
         let branch = manifest.releaseBranch?.replacingOccurrences(of: "{snapshot}", with: name)
         var plan = ReleasePlan(name: name, released: released, tags: [], steps: steps(of: manifest), branch: branch, modules: modules)
         plan.tags = plan.plannedTags(manifest)
+        // The snapshot also tags each unreleased directory module at its version when that tag does not exist yet.
+        let manifestRepository = try? ManifestRepository.open(workspace, for: "modkit release")
+        for module in manifest.modules where module.kind == .directory && plan.entry(module.name) == nil {
+            guard let version = VersionReader.read(module: module, in: manifest).version?.description else { continue }
+            let tag = ReleaseHistory.versionTag(of: module, version: version, in: manifest)
+            if (try? manifestRepository?.repository.tagTarget(tag)) ?? nil == nil {
+                plan.tags.insert(ReleaseTag(name: tag, repository: ".", module: module.name, kind: .version), at: plan.released.count)
+            }
+        }
         return plan
     }
 
