@@ -77,3 +77,42 @@ import Testing
         #expect(!ReleaseHistory.isReleaseCommit("fix: release the lock"))
     }
 }
+
+/// The manifest keys of releases: `publish:`, `release: branch:` and `release: publish:`, `{workspace}` in tag formats.
+@Suite struct ReleaseManifestTests {
+    func parse(_ text: String) throws -> Manifest {
+        try ManifestLoader.parse(text: text, file: URL(fileURLWithPath: "/w/modkit.yml"), displayPath: "modkit.yml")
+    }
+
+    @Test func releaseKeysAndDefaults() throws {
+        let manifest = try parse("""
+        version: 1
+        workspace: OneForAll
+        release:
+          branch: release/{snapshot}
+          publish: pod trunk push
+        modules:
+          - name: Core
+            url: Core.git
+            path: Libs/Core
+            publish: ./publish.sh
+          - name: Net
+            url: Net.git
+            path: Libs/Net
+        """)
+        #expect(manifest.defaults.tagFormat == "{workspace}/{snapshot}" && manifest.defaults.versionTagFormat == "{version}")
+        #expect(manifest.releaseBranch == "release/{snapshot}" && manifest.releaseSteps == nil)
+        #expect(manifest.publishCommand(of: manifest.modules[0]) == "./publish.sh")
+        #expect(manifest.publishCommand(of: manifest.modules[1]) == "pod trunk push")
+        #expect(Snapshot.tagName(format: manifest.defaults.tagFormat, workspace: manifest.workspace, snapshot: "2024.6", module: "Core", version: "1.0.2") == "OneForAll/2024.6")
+    }
+
+    @Test func aBranchWithAnotherPlaceholderIsAnError() {
+        #expect(throws: ManifestError.self) {
+            try parse("version: 1\nrelease:\n  branch: release/{version}\nmodules: []\n")
+        }
+        #expect(throws: ManifestError.self) {
+            try parse("version: 1\ndefaults:\n  tag-format: \"{workspce}/{snapshot}\"\nmodules: []\n")
+        }
+    }
+}

@@ -104,7 +104,7 @@ enum ReleaseCommand: Command {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw UsageError("modkit release changes and pushes every released repository; add --yes to go ahead without a prompt, or --dry-run to see the changes")
             }
-            console.info(plan.table())
+            console.result(plan.table(), terminator: "")
             console.write("Proceed? [y/N] ", to: .standardError)
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                 console.info("nothing changed")
@@ -113,7 +113,7 @@ enum ReleaseCommand: Command {
         }
         let options = ReleaseRunner.Options(dryRun: dryRun, resume: resume, from: context.arguments.value("from"),
                                             jobs: try context.jobs(waitsOnIO: true))
-        if !context.json {
+        if !context.json && (dryRun || context.arguments.flag("yes")) {
             console.result(plan.table() + (dryRun ? "(dry run: nothing is changed)\n" : ""), terminator: "")
         }
         var outcomes: [StepOutcome] = []
