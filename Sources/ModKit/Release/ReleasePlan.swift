@@ -217,7 +217,9 @@ public struct ReleasePlan: Sendable {
                     let count = commits.filter { $0.group == group }.count
                     return count == 0 ? nil : group.count(count)
                 }
-                why = "\(history.commits.count) commit\(history.commits.count == 1 ? "" : "s") since \(history.previousTag ?? "the beginning"): " + kinds.joined(separator: ", ")
+                let since = history.previousTag.map { " since \($0)" }
+                    ?? " (no tag \(ReleaseHistory.versionTag(of: module, version: current.description, in: manifest)) yet)"
+                why = "\(history.commits.count) commit\(history.commits.count == 1 ? "" : "s")\(since): " + kinds.joined(separator: ", ")
             }
             let releasedDependencies = specs.dependencies(of: name).filter { dependency in released.contains { $0.name == dependency } }
             if increment == nil, !releasedDependencies.isEmpty {
