@@ -180,4 +180,45 @@ import Testing
         let plan = try sandbox.modkit("release", "2024.6", "QCloudCore=2.0.0", "--plan", in: "ws")
         #expect(plan.status == 0 && plan.out.contains("  QCloudCore  1.0.1    2.0.0"), "\(plan.out)")
     }
+
+    /// Kills land anywhere from preflight to the end of the test step (each test takes 0.4 s, so a kill within 1.1 s
+    /// never reaches the commit): bump, changelog, pin and guard are cut off mid-write. Killing the snapshot commit
+    /// and libgit2's ref locks is left to the tests of `modkit tag`.
+    @Test func aReleaseKilledAtRandomMomentsFinishesExactlyOnceWithResume() throws {
+        let product = try SDKProduct(moduleLines: Dictionary(uniqueKeysWithValues: SDKProduct.repositories.map { ($0.name, ["test: sleep 0.4"]) }))
+        let sandbox = product.sandbox
+        try product.commitFixAndFeature()
+        let state = sandbox.url("ws/.modkit/release/2024.6.state").path
+        var generator = SystemRandomNumberGenerator()
+        var kills = 0
+        for _ in 0..<8 {
+            let resume = FileManager.default.fileExists(atPath: state)
+            let process = try sandbox.spawnModkit(["release", "2024.6", "--yes"] + (resume ? ["--resume"] : []), in: "ws")
+            usleep(UInt32.random(in: 20_000...1_100_000, using: &generator))
+            if process.isRunning { kill(process.processIdentifier, SIGKILL); kills += 1 }
+            process.waitUntilExit()
+            if process.terminationReason == .exit && process.terminationStatus == 0 { break }
+        }
+        #expect(kills > 0, "the test killed no run")
+        if FileManager.default.fileExists(atPath: state) || sandbox.tagCommit("1.0.2", in: "ws/Libs/QCloudCore") == nil {
+            let last = try sandbox.modkit("release", "2024.6", "--yes", FileManager.default.fileExists(atPath: state) ? "--resume" : "--dry-run", in: "ws")
+            #expect(last.status == 0, "after \(kills) kills: \(last.out.components(separatedBy: "✗").last ?? "")\n\(last.err)")
+        }
+        for (remote, version) in [("QCloudCore", "1.0.2"), ("COSXML", "5.4.0")] {
+            let tags = try product.remoteTags(remote)
+            #expect(tags["Product/2024.6"] == tags[version] && tags[version] != nil, "\(remote): \(tags) after \(kills) kills")
+            #expect(try product.remoteFile(remote, version, "\(remote).podspec").contains("s.version = '\(version)'"))
+            let directory = "ws/Libs/\(remote)"
+            #expect(try sandbox.git("log", "--format=%s", "\(version)~1..\(version)", in: directory) == "Release \(remote) \(version)", "one release commit")
+            let files = try product.changedFiles(directory, "\(version)^{commit}")
+            #expect(files == ["CHANGELOG.md", "Generated/\(remote)Version.h", "Generated/\(remote)Version.swift", "\(remote).podspec"].sorted(),
+                    "\(files) after \(kills) kills")
+            let status = try sandbox.git("status", "--porcelain", in: directory)
+            #expect(status == "", "\(status)")
+        }
+        #expect(try product.remoteFile("Product", "Beacon/0.4.1", "Features/Beacon/Beacon.podspec").contains("s.version = '0.4.1'"))
+        #expect(Set(try product.remoteTags("FaceInUI").keys) == ["2.3.0", "Product/2024.5", "Product/2024.6"])
+        let status = try sandbox.git("status", "--porcelain", in: "ws")
+        #expect(status == "", "\(status)")
+    }
 }

@@ -37,6 +37,8 @@ public final class ReleaseRun {
     public private(set) var files: [String]
     /// Modules whose publish command succeeded (earlier runs included).
     public internal(set) var published: [String]
+    /// Called with `files` before a step writes them, so a run killed while writing still commits them after `--resume`.
+    public var willWrite: (([String]) throws -> Void)?
 
     public init(workspace: Workspace, plan: ReleasePlan, dryRun: Bool, jobs: Int, state: ReleaseState? = nil) {
         self.workspace = workspace
@@ -90,6 +92,7 @@ public final class ReleaseRun {
                     let relative = String(file.url.path.dropFirst(root.count))
                     if !files.contains(relative) { files.append(relative) }
                 }
+                try willWrite?(files)
                 try edits.apply()
                 edits = EditSet()
             }

@@ -40,9 +40,16 @@ public enum ReleaseRunner {
         var state = initial
         let schedule = try schedule(plan, state: state, options: options)
         let run = ReleaseRun(workspace: workspace, plan: plan, dryRun: options.dryRun, jobs: options.jobs, state: state)
+        run.willWrite = { files in
+            var saved = state
+            saved.files = files
+            try saved.save(in: workspace)
+        }
         let lock = options.dryRun ? nil : try WorkspaceLock(root: workspace.root, command: "modkit release \(plan.name)")
         defer { lock?.release() }
 
+        // A run killed while writing leaves temporary files beside the release's files; the next run removes them.
+        if !options.dryRun { state.files.forEach { AtomicFile.removeAbandonedTemporaries(of: workspace.root.appendingPathComponent($0)) } }
         for (step, skip) in schedule {
             if let skip {
                 report(StepOutcome(step: step, status: .skipped, lines: [skip]))
