@@ -28,8 +28,7 @@ extension ReleaseRun {
                 remoteURL(of: module).flatMap { Changelog.compareLink(remote: $0, from: previous, to: entry.tag) }
             }
             var body = Changelog.body(commits: history.commits.map { ($0.message, $0.oid.short) }, link: link)
-            let dependencies = releasedDependencies(of: module)
-            if history.commits.isEmpty, !dependencies.isEmpty {
+            if history.commits.isEmpty, case let dependencies = releasedDependencies(of: module), !dependencies.isEmpty {
                 body = body.dropLast() + ["- Dependencies updated: " + dependencies.map { "\($0.name) \($0.next)" }.joined(separator: ", ")]
             }
             let file = manifest.directory(of: module).appendingPathComponent("CHANGELOG.md")
