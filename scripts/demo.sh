@@ -35,7 +35,7 @@ run snapshots
 
 # Local work: an uncommitted edit and an unpushed commit. sync never destroys either.
 echo "// work in progress" >> "$ws/Libs/QCloudCore/Sources/QCloudCore/QCloudCore.swift"
-(cd "$ws/Libs/QCloudCOSXML" && echo "- Upload resume." >> CHANGELOG.md && git commit -qam "Resume uploads")
+(cd "$ws/Libs/QCloudCOSXML" && echo "- Upload resume." >> CHANGELOG.md && git commit -qam "feat: resume uploads")
 run status
 run sync
 run forall -c 'git log -1 --format="%h %s"'
@@ -44,9 +44,10 @@ git -C "$ws/Libs/QCloudCore" checkout -q -- .
 git -C "$ws/Libs/QCloudCOSXML" push -q origin develop
 
 run pin --check
-step "modkit release 3.0.0 --dry-run   (first lines)"
-(cd "$ws" && "$modkit" release 3.0.0 --dry-run 2>&1 | head -40) || true
-run release 3.0.0 --yes
-run diff 1.0.0 3.0.0
+run release 2024.6 --plan
+step "modkit release 2024.6 --dry-run   (first lines)"
+(cd "$ws" && "$modkit" release 2024.6 --dry-run 2>&1 | head -40) || true
+run release 2024.6 --yes
+run diff 1.0.0 2024.6
 run pin --check
 run guard --check

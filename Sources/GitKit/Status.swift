@@ -127,3 +127,21 @@ extension Repository {
         return summary
     }
 }
+
+extension Repository {
+    /// Paths (relative to the work tree) of tracked files whose index or work-tree content differs from HEAD.
+    public func changedTrackedPaths() throws -> [String] {
+        var options = git_status_options()
+        try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
+        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
+        options.flags = 0
+        let list = StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) }, owner: self)
+        var paths: [String] = []
+        for index in 0..<git_status_list_entrycount(list.pointer) {
+            guard let entry = git_status_byindex(list.pointer, index) else { continue }
+            let delta = entry.pointee.index_to_workdir ?? entry.pointee.head_to_index
+            if let path = delta?.pointee.new_file.path ?? delta?.pointee.old_file.path { paths.append(String(cString: path)) }
+        }
+        return paths.sorted()
+    }
+}

@@ -50,6 +50,11 @@ import Testing
         try sandbox.git("push", "-q", "-u", "origin", "main", in: "ws")
         let tag = try sandbox.modkit("tag", "1.0.0", "--push", in: "ws")
         guard tag.status == 0 else { throw SandboxError("tag: \(tag.err)") }
+        // Each module repository's own version tag, as a release would have made it.
+        for module in Self.repositoryModules {
+            try sandbox.git("tag", "-a", "1.0.0", "-m", "\(module.name) 1.0.0", in: "ws/Libs/\(module.name)")
+            try sandbox.git("push", "-q", "origin", "1.0.0", in: "ws/Libs/\(module.name)")
+        }
 
         for module in Self.repositoryModules {
             for change in ["Add \(module.name) feature", "Fix \(module.name) bug"] {
@@ -70,9 +75,9 @@ import Testing
 
     @Test func releaseBumpsPinsGuardsCommitsTagsAndPushesEverything() throws {
         let sandbox = try makeProduct()
-        let result = try sandbox.modkit("release", "1.1.0", "--yes", in: "ws")
+        let result = try sandbox.modkit("release", "1.1.0", "--bump", "minor", "--yes", in: "ws")
         #expect(result.status == 0, "\(result.out)\n\(result.err)")
-        for step in ["preflight", "bump", "changelog", "pin", "guard", "test", "commit", "tag", "push"] {
+        for step in ["preflight", "bump", "changelog", "pin", "guard", "test", "commit", "tag", "push", "publish"] {
             #expect(result.out.contains("✓ \(step)"), "step \(step) in\n\(result.out)")
         }
 
@@ -83,7 +88,9 @@ import Testing
             for dep in module.deps { #expect(podspec.contains("s.dependency '\(dep)', '1.1.0'"), "\(podspec)") }
             let changelog = try sandbox.read("\(directory)/CHANGELOG.md")
             #expect(changelog.hasPrefix("# Changelog\n\n## 1.1.0 — "))
-            #expect(changelog.contains("- Add \(module.name) feature\n- Fix \(module.name) bug\n\n## 1.0.0"), "\(changelog)")
+            #expect(changelog.contains("### Other\n\n- Fix \(module.name) bug ("), "\(changelog)")
+            #expect(changelog.contains(")\n- Add \(module.name) feature (") && changelog.contains(")\n\n## 1.0.0"), "\(changelog)")
+            #expect(!changelog.contains("Release ") && !changelog.contains("\(module.name) 1.0.0 ("), "only commits since 1.0.0:\n\(changelog)")
             #expect(try sandbox.read("\(directory)/Generated/\(module.name)Version.h").contains("\(module.name)ModuleVersionNumber 1001000"))
             #expect(try sandbox.git("log", "-1", "--format=%s", in: directory) == "Release \(module.name) 1.1.0")
             #expect(try sandbox.git("status", "--porcelain", in: directory).isEmpty)
@@ -94,7 +101,7 @@ import Testing
         for module in Self.directoryModules {
             #expect(try sandbox.read("ws/\(module.path)/\(module.name).podspec").contains("s.version = '1.1.0'"))
             #expect(try sandbox.read("ws/\(module.path)/CHANGELOG.md").contains("## 1.1.0 — "))
-            #expect(try sandbox.read("ws/\(module.path)/CHANGELOG.md").contains("- Improve \(module.name)\n"))
+            #expect(try sandbox.read("ws/\(module.path)/CHANGELOG.md").contains("- Improve \(module.name) ("))
             #expect(try sandbox.git("--git-dir", sandbox.url("remotes/Product.git").path, "rev-parse", "--verify", "-q", "\(module.name)/1.1.0^{commit}").count == 40)
         }
         #expect(try sandbox.read("ws/Features/Payments/Payments.podspec").contains("s.dependency 'SyncKit', '1.1.0'"))
@@ -117,7 +124,7 @@ import Testing
     @Test func dryRunLeavesEveryRepositoryByteIdentical() throws {
         let sandbox = try makeProduct()
         let before = try fingerprint(sandbox)
-        let result = try sandbox.modkit("release", "1.1.0", "--dry-run", in: "ws")
+        let result = try sandbox.modkit("release", "1.1.0", "--bump", "minor", "--dry-run", in: "ws")
         #expect(result.status == 0, "\(result.out)\n\(result.err)")
         let after = try fingerprint(sandbox)
         let changed = zip(before.split(separator: "\n"), after.split(separator: "\n")).filter { $0 != $1 }
@@ -142,7 +149,7 @@ import Testing
         try sandbox.git("push", "-q", "origin", "main", in: "ws")
         let heads = try Dictionary(uniqueKeysWithValues: Self.repositoryModules.map { ($0.name, try sandbox.git("rev-parse", "HEAD", in: "ws/Libs/\($0.name)")) })
 
-        let failed = try sandbox.modkit("release", "1.1.0", "--yes", in: "ws")
+        let failed = try sandbox.modkit("release", "1.1.0", "--bump", "minor", "--yes", in: "ws")
         #expect(failed.status == 1)
         #expect(failed.out.contains("✗ test"), "\(failed.out)")
         #expect(failed.out.contains("Core: `test -f \(flag)` exited 1"))
@@ -154,7 +161,7 @@ import Testing
         #expect(sandbox.tagCommit("1.1.0", in: "ws") == nil)
         let state = try sandbox.read("ws/.modkit/release/1.1.0.state")
         #expect(state.contains("\"failed\" : \"test\""))
-        #expect(try sandbox.modkit("release", "1.1.0", "--yes", in: "ws").status == 2, "a plain rerun points at --resume")
+        #expect(try sandbox.modkit("release", "1.1.0", "--bump", "minor", "--yes", in: "ws").status == 2, "a plain rerun points at --resume")
 
         try sandbox.write("ok\n", to: "tests-pass")
         let resumed = try sandbox.modkit("release", "1.1.0", "--yes", "--resume", in: "ws")
@@ -173,9 +180,9 @@ import Testing
         let sandbox = try makeProduct()
         let result = try sandbox.modkit("release", "1.1.0", "--markdown", "Core", "Net", in: "ws")
         #expect(result.status == 0, "\(result.err)")
-        #expect(result.out.hasPrefix("## Release 1.1.0\n\nModules (dependencies first): Core, Net\n\n- [ ] **preflight** — "))
-        #expect(result.out.contains("- [ ] **push** — branches, then tags"))
-        #expect(result.out.contains("- [ ] bump Storage's requirements on Core"))
+        #expect(result.out.hasPrefix("## Release 1.1.0\n\n- Core 1.0.0 → 1.0.1 (2 commits since 1.0.0: 2 other)\n- Net 1.0.0 → 1.0.1 (2 commits since 1.0.0: 2 other)\n"), "\(result.out)")
+        #expect(result.out.contains("- Storage 1.0.0 → 1.0.1 (depends on Core)\n"), "\(result.out)")
+        #expect(result.out.contains("- [ ] **preflight** — ") && result.out.contains("- [ ] **push** — branches, then tags"))
     }
 
     /// Everything that could change: work-tree files, index, refs of every repository and remote.

@@ -20,13 +20,13 @@ struct RemoteSnapshotEndToEndTests {
         try sandbox.spawnMakeManifestRepository { try sandbox.modkitRemote("sync", "--accept-new-host-keys", agent: agent) }
         #expect(try sandbox.read("home/.ssh/known_hosts").contains("[127.0.0.1]:\(server.port) ssh-ed25519 "))
         let recorded = Dictionary(uniqueKeysWithValues: try Self.modules.map { ($0, try sandbox.spawnHead($0)) })
-        for name in Self.modules { #expect(try sandbox.spawnRemoteTag("v1.0.0", module: name) == nil) }
+        for name in Self.modules { #expect(try sandbox.spawnRemoteTag("Remote/v1.0.0", module: name) == nil) }
 
         let tagged = try sandbox.modkitRemote("tag", "v1.0.0", "--push", agent: agent)
         #expect(tagged.status == 0, "\(tagged.out)\n\(tagged.err)")
         #expect(tagged.out.contains("Pushed to 3 repositories."), "\(tagged.out)")
         for name in Self.modules {
-            #expect(try sandbox.spawnRemoteTag("v1.0.0", module: name) == recorded[name], "\(name)")
+            #expect(try sandbox.spawnRemoteTag("Remote/v1.0.0", module: name) == recorded[name], "\(name)")
         }
         // The manifest repository's remote got the tag and the snapshot commit on main.
         let snapshotCommit = try sandbox.spawnGit("rev-parse", "HEAD", in: "ws")
@@ -79,7 +79,7 @@ struct RemoteSnapshotEndToEndTests {
         #expect(tagged.status == 0, "\(tagged.out)\n\(tagged.err)")
         #expect(tagged.out.contains("Pushed to 3 repositories."), "\(tagged.out)")
         for name in Self.modules {
-            #expect(try sandbox.spawnRemoteTag("v1.0.0", module: name) == recorded[name], "\(name)")
+            #expect(try sandbox.spawnRemoteTag("Remote/v1.0.0", module: name) == recorded[name], "\(name)")
         }
 
         // A wrong password: the module pushes fail quickly with "authentication failed", nothing arrives, nothing leaks.
@@ -90,8 +90,8 @@ struct RemoteSnapshotEndToEndTests {
         #expect(failed.status == 1, "\(failed.out)\n\(failed.err)")
         for name in Self.modules {
             #expect(failed.err.contains("\(name): push to origin failed: authentication failed for \(base)/\(name).git"), "\(failed.err)")
-            #expect(try sandbox.spawnRemoteTag("v1.0.1", module: name) == nil, "\(name)")
-            #expect(try sandbox.spawnRemoteTag("v1.0.0", module: name) == recorded[name], "\(name)")
+            #expect(try sandbox.spawnRemoteTag("Remote/v1.0.1", module: name) == nil, "\(name)")
+            #expect(try sandbox.spawnRemoteTag("Remote/v1.0.0", module: name) == recorded[name], "\(name)")
         }
         #expect(failed.out.contains("2 failed"), "\(failed.out)")
         for output in [tagged.out, tagged.err, failed.out, failed.err] {
@@ -103,7 +103,7 @@ struct RemoteSnapshotEndToEndTests {
         let completed = try sandbox.modkitRemote("tag", "v1.0.1", "--push")
         #expect(completed.status == 0, "\(completed.out)\n\(completed.err)")
         for name in Self.modules {
-            #expect(try sandbox.spawnRemoteTag("v1.0.1", module: name) == recorded[name], "\(name)")
+            #expect(try sandbox.spawnRemoteTag("Remote/v1.0.1", module: name) == recorded[name], "\(name)")
         }
         #expect(!completed.out.contains(password) && !completed.err.contains(password))
     }

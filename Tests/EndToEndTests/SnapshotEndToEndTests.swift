@@ -21,8 +21,8 @@ import Testing
             #expect(fields["path"] == "Libs/\(name)")
             #expect(fields["branch"] == "main")
             #expect(fields["url"] == "file://\(sandbox.url("remotes/\(name).git").path)")
-            #expect(sandbox.tagCommit("v1.0.0", in: "ws/Libs/\(name)") == head)
-            #expect(try sandbox.git("cat-file", "-t", "refs/tags/v1.0.0", in: "ws/Libs/\(name)") == "tag")
+            #expect(sandbox.tagCommit("Product/v1.0.0", in: "ws/Libs/\(name)") == head)
+            #expect(try sandbox.git("cat-file", "-t", "refs/tags/Product/v1.0.0", in: "ws/Libs/\(name)") == "tag")
         }
         let snapshotCommit = try sandbox.git("rev-parse", "HEAD", in: "ws")
         #expect(try sandbox.git("rev-parse", "HEAD~1", in: "ws") == before)
@@ -55,15 +55,15 @@ import Testing
         // Mod06 already has a v2.0.0 tag, on an older commit.
         try sandbox.pushNewCommit("Mod06")
         #expect(try sandbox.modkit("sync", in: "ws").status == 0)
-        try sandbox.git("tag", "-a", "v2.0.0", "-m", "old", "HEAD~1", in: "ws/Libs/Mod06")
+        try sandbox.git("tag", "-a", "Product/v2.0.0", "-m", "old", "HEAD~1", in: "ws/Libs/Mod06")
         let before = try sandbox.git("rev-parse", "HEAD", in: "ws")
         let tagsBefore = try sandbox.git("tag", in: "ws")
 
         let result = try sandbox.modkit("tag", "v2.0.0", in: "ws")
         #expect(result.status == 1)
-        #expect(result.err.contains("Mod06: tag v2.0.0 already exists"), "\(result.err)")
+        #expect(result.err.contains("Mod06: tag Product/v2.0.0 already exists"), "\(result.err)")
         for name in names where name != "Mod06" {
-            #expect(sandbox.tagCommit("v2.0.0", in: "ws/Libs/\(name)") == nil, "\(name)")
+            #expect(sandbox.tagCommit("Product/v2.0.0", in: "ws/Libs/\(name)") == nil, "\(name)")
         }
         #expect(try sandbox.git("rev-parse", "HEAD", in: "ws") == before)
         #expect(try sandbox.git("tag", in: "ws") == tagsBefore)
@@ -75,14 +75,14 @@ import Testing
         let names = try sandbox.makeProduct()
         let before = try sandbox.git("rev-parse", "HEAD", in: "ws")
         // A stale ref lock makes creating Mod06's tag fail after the snapshot commit and five tags exist.
-        try sandbox.write("", to: "ws/Libs/Mod06/.git/refs/tags/v3.0.0.lock")
+        try sandbox.write("", to: "ws/Libs/Mod06/.git/refs/tags/Product/v3.0.0.lock")
 
         let result = try sandbox.modkit("tag", "v3.0.0", in: "ws")
         #expect(result.status == 1)
-        #expect(result.err.contains("Mod06: could not create tag v3.0.0"), "\(result.err)")
+        #expect(result.err.contains("Mod06: could not create tag Product/v3.0.0"), "\(result.err)")
         #expect(result.err.contains("removed the"), "\(result.err)")
         for name in names {
-            #expect(sandbox.tagCommit("v3.0.0", in: "ws/Libs/\(name)") == nil, "\(name)")
+            #expect(sandbox.tagCommit("Product/v3.0.0", in: "ws/Libs/\(name)") == nil, "\(name)")
         }
         #expect(try sandbox.git("tag", in: "ws") == "")
         #expect(try sandbox.git("rev-parse", "HEAD", in: "ws") == before)
@@ -145,7 +145,7 @@ import Testing
         #expect(result.status == 0, "\(result.err)")
         for name in names {
             #expect(try sandbox.git("rev-parse", "--abbrev-ref", "HEAD", in: "ws/Libs/\(name)") == "hotfix/1.0.1")
-            #expect(try sandbox.head(of: name) == sandbox.tagCommit("v1.0.0", in: "ws/Libs/\(name)"))
+            #expect(try sandbox.head(of: name) == sandbox.tagCommit("Product/v1.0.0", in: "ws/Libs/\(name)"))
         }
         #expect(try sandbox.git("rev-parse", "--abbrev-ref", "HEAD", in: "ws") == "hotfix/1.0.1")
     }
@@ -172,7 +172,7 @@ import Testing
             let commits = (module["commits"] as? [[String: Any]] ?? []).compactMap { $0["commit"] as? String }
             let expected: String
             if names.contains(name) {
-                expected = try sandbox.git("rev-list", "v1.0.0..v1.1.0", in: "ws/Libs/\(name)")
+                expected = try sandbox.git("rev-list", "Product/v1.0.0..Product/v1.1.0", in: "ws/Libs/\(name)")
             } else {
                 let path = Sandbox.directoryModules.first { $0.name == name }!.path
                 expected = try sandbox.git("rev-list", "v1.0.0..v1.1.0", "--", path, in: "ws")
@@ -195,7 +195,7 @@ import Testing
         #expect(result.status == 0, "\(result.err)")
         for name in names {
             let remote = sandbox.url("remotes/\(name).git").path
-            #expect(try sandbox.git("--git-dir", remote, "rev-parse", "v1.0.0^{commit}") == sandbox.head(of: name))
+            #expect(try sandbox.git("--git-dir", remote, "rev-parse", "Product/v1.0.0^{commit}") == sandbox.head(of: name))
         }
         let product = sandbox.url("remotes/Product.git").path
         let snapshotCommit = try sandbox.git("rev-parse", "HEAD", in: "ws")
@@ -208,13 +208,13 @@ import Testing
         #expect(again.out.contains("Nothing to push"), "\(again.out)")
 
         // A remote that lost its tag gets it back from the next --push; the others are left alone.
-        try sandbox.git("--git-dir", sandbox.url("remotes/Mod03.git").path, "tag", "-d", "v1.0.0")
+        try sandbox.git("--git-dir", sandbox.url("remotes/Mod03.git").path, "tag", "-d", "Product/v1.0.0")
         let repair = try sandbox.modkit("tag", "v1.0.0", "--push", "--json", in: "ws")
         #expect(repair.status == 0, "\(repair.err)")
         let pushes = try #require((try sandbox.json(repair) as? [String: Any])?["pushes"] as? [[String: Any]])
         let pushed = pushes.filter { !(($0["pushed"] as? [String]) ?? []).isEmpty }.compactMap { $0["module"] as? String }
         #expect(pushed == ["Mod03"])
-        #expect(try sandbox.git("--git-dir", sandbox.url("remotes/Mod03.git").path, "rev-parse", "v1.0.0^{commit}") == sandbox.head(of: "Mod03"))
+        #expect(try sandbox.git("--git-dir", sandbox.url("remotes/Mod03.git").path, "rev-parse", "Product/v1.0.0^{commit}") == sandbox.head(of: "Mod03"))
     }
 
     @Test func unpushedCommitsWarnAndRequirePushedRefuses() throws {
@@ -229,7 +229,7 @@ import Testing
         #expect(refused.status == 1)
         #expect(refused.err.contains("Mod02: commit"), "\(refused.err)")
         #expect(try sandbox.git("rev-parse", "HEAD", in: "ws") == before)
-        #expect(sandbox.tagCommit("v1.0.0", in: "ws/Libs/Mod01") == nil)
+        #expect(sandbox.tagCommit("Product/v1.0.0", in: "ws/Libs/Mod01") == nil)
 
         let warned = try sandbox.modkit("tag", "v1.0.0", in: "ws")
         #expect(warned.status == 0, "\(warned.err)")
@@ -245,14 +245,14 @@ import Testing
         let remote = sandbox.url("remotes/Mod02.git").path
         try sandbox.git("commit", "-q", "--amend", "-m", "Mod02 1.0.0 (rewritten)", in: "src/Mod02")
         try sandbox.git("push", "-q", "-f", remote, "HEAD:main", in: "src/Mod02")
-        try sandbox.git("tag", "-f", "-a", "v1.0.0", "-m", "moved", in: "src/Mod02")
-        try sandbox.git("push", "-q", "-f", remote, "refs/tags/v1.0.0", in: "src/Mod02")
+        try sandbox.git("tag", "-f", "-a", "Product/v1.0.0", "-m", "moved", in: "src/Mod02")
+        try sandbox.git("push", "-q", "-f", remote, "refs/tags/Product/v1.0.0", in: "src/Mod02")
         let rewritten = try sandbox.git("rev-parse", "HEAD", in: "src/Mod02")
         try FileManager.default.removeItem(at: sandbox.url("ws/Libs/Mod02"))
 
         let result = try sandbox.modkit("checkout", "v1.0.0", in: "ws")
         #expect(result.status == 0, "\(result.err)")
-        #expect(result.err.contains("Mod02: commit \(recorded.prefix(7)) has vanished from the remote; used tag v1.0.0"), "\(result.err)")
+        #expect(result.err.contains("Mod02: commit \(recorded.prefix(7)) has vanished from the remote; used tag Product/v1.0.0"), "\(result.err)")
         #expect(try sandbox.head(of: "Mod02") == rewritten)
     }
 

@@ -223,7 +223,7 @@ import Testing
         #expect(manifest.releaseSteps?.map(\.kind) == [.builtin("preflight"), .builtin("bump"), .run("scripts/lint.sh")])
         #expect(manifest.revision(of: manifest.modules[0]) == "develop")
         #expect(manifest.revision(of: manifest.modules[1]) == "main")
-        #expect(manifest.defaults.remote == "origin" && manifest.defaults.tagFormat == "{snapshot}")
+        #expect(manifest.defaults.remote == "origin" && manifest.defaults.tagFormat == "{workspace}/{snapshot}")
         #expect(manifest.root.path == "/tmp/ws")
         #expect(manifest.directory(of: manifest.modules[0]).path == "/tmp/ws/Libs/Core")
     }

@@ -13,7 +13,7 @@ public struct ManifestDefaults: Sendable, Hashable {
     /// `defaults.groups`: which modules a plain `modkit sync` takes, read in order (`-G` drops group G, `G` takes it back); nil takes all.
     public var groups: [String]?
 
-    public init(remote: String = "origin", revision: String? = nil, urlBase: String? = nil, tagFormat: String = "{snapshot}", dirTagFormat: String = "{module}/{version}", versionTagFormat: String = "{version}", generatedDir: String = "Generated", groups: [String]? = nil) {
+    public init(remote: String = "origin", revision: String? = nil, urlBase: String? = nil, tagFormat: String = "{workspace}/{snapshot}", dirTagFormat: String = "{module}/{version}", versionTagFormat: String = "{version}", generatedDir: String = "Generated", groups: [String]? = nil) {
         self.remote = remote
         self.revision = revision
         self.urlBase = urlBase
@@ -42,6 +42,8 @@ public struct Module: Sendable, Hashable {
     public var version: String?
     /// A shell command that tests the module, run in its directory.
     public var test: String?
+    /// A shell command that publishes a released version (e.g. `pod trunk push`), run in its directory after the push.
+    public var publish: String?
     /// Languages of guard files to write ("c", "swift"); nil means all.
     public var guardLanguages: [String]?
     /// The project name in the manifest it was imported from (`project:`), which `modkit export` writes back.
@@ -57,7 +59,7 @@ public struct Module: Sendable, Hashable {
 
     public var kind: Kind { url == nil ? .directory : .repository }
 
-    public init(name: String, url: String? = nil, path: String, revision: String? = nil, groups: [String] = [], version: String? = nil, test: String? = nil, guardLanguages: [String]? = nil, project: String? = nil, depth: Int? = nil, location: SourceLocation = SourceLocation(file: ManifestLoader.fileName, line: 1, column: 1), versionLocation: SourceLocation? = nil) {
+    public init(name: String, url: String? = nil, path: String, revision: String? = nil, groups: [String] = [], version: String? = nil, test: String? = nil, publish: String? = nil, guardLanguages: [String]? = nil, project: String? = nil, depth: Int? = nil, location: SourceLocation = SourceLocation(file: ManifestLoader.fileName, line: 1, column: 1), versionLocation: SourceLocation? = nil) {
         self.name = name
         self.url = url
         self.path = path
@@ -65,6 +67,7 @@ public struct Module: Sendable, Hashable {
         self.groups = groups
         self.version = version
         self.test = test
+        self.publish = publish
         self.guardLanguages = guardLanguages
         self.project = project
         self.depth = depth
@@ -81,7 +84,7 @@ public struct ReleaseStep: Sendable, Hashable {
     }
 
     /// The built-in steps in their default order.
-    public static let builtinNames = ["preflight", "bump", "changelog", "pin", "guard", "test", "commit", "tag", "push"]
+    public static let builtinNames = ["preflight", "bump", "changelog", "pin", "guard", "test", "commit", "tag", "push", "publish"]
 
     public var kind: Kind
     public var location: SourceLocation?
@@ -96,7 +99,7 @@ public struct ReleaseStep: Sendable, Hashable {
 public struct Manifest: Sendable {
     public static let supportedSchemaVersion = 1
     /// Placeholders the tag formats may use.
-    public static let tagPlaceholders = ["snapshot", "module", "version"]
+    public static let tagPlaceholders = ["workspace", "snapshot", "module", "version"]
 
     public var schemaVersion: Int
     public var workspace: String
@@ -111,6 +114,10 @@ public struct Manifest: Sendable {
     public var importNotes: [String] = []
     /// Nil when the manifest has no `release:`, meaning the default checklist.
     public var releaseSteps: [ReleaseStep]?
+    /// `release: branch:`, e.g. `release/{snapshot}`: the branch a release is cut on in every released repository.
+    public var releaseBranch: String?
+    /// `release: publish:`: the publish command of modules without their own.
+    public var releasePublish: String?
     /// Absolute path of modkit.yml.
     public var file: URL
     /// The directory holding modkit.yml: the workspace root.
@@ -118,13 +125,15 @@ public struct Manifest: Sendable {
     /// How diagnostics name the file.
     public var displayPath: String
 
-    public init(schemaVersion: Int = Manifest.supportedSchemaVersion, workspace: String, defaults: ManifestDefaults = ManifestDefaults(), templates: String? = nil, modules: [Module], releaseSteps: [ReleaseStep]? = nil, file: URL, displayPath: String? = nil) {
+    public init(schemaVersion: Int = Manifest.supportedSchemaVersion, workspace: String, defaults: ManifestDefaults = ManifestDefaults(), templates: String? = nil, modules: [Module], releaseSteps: [ReleaseStep]? = nil, releaseBranch: String? = nil, releasePublish: String? = nil, file: URL, displayPath: String? = nil) {
         self.schemaVersion = schemaVersion
         self.workspace = workspace
         self.defaults = defaults
         self.templates = templates
         self.modules = modules
         self.releaseSteps = releaseSteps
+        self.releaseBranch = releaseBranch
+        self.releasePublish = releasePublish
         self.file = file.standardizedFileURL
         self.root = self.file.deletingLastPathComponent()
         self.displayPath = displayPath ?? ManifestLoader.fileName
@@ -150,6 +159,11 @@ public struct Manifest: Sendable {
             while trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
             return trimmed.hasSuffix(":") ? trimmed + url : trimmed + "/" + url
         }
+    }
+
+    /// The module's publish command: its own `publish:`, else `release: publish:`.
+    public func publishCommand(of module: Module) -> String? {
+        module.publish ?? releasePublish
     }
 
     public func revision(of module: Module) -> String? {

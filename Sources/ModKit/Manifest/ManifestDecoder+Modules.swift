@@ -91,6 +91,8 @@ extension ManifestDecoder {
         }
         var test: String?
         if let node = fields["test"]?.value { test = string(node, for: "test") }
+        var publish: String?
+        if let node = fields["publish"]?.value { publish = string(node, for: "publish") }
         var guardLanguages: [String]?
         if let node = fields["guard"]?.value, let values = strings(node, for: "guard") {
             var languages: [String] = []
@@ -135,7 +137,7 @@ extension ManifestDecoder {
         }
 
         guard let name else { return nil }
-        var module = Module(name: name, url: url, path: path ?? "", revision: revision, groups: groups, version: version, test: test,
+        var module = Module(name: name, url: url, path: path ?? "", revision: revision, groups: groups, version: version, test: test, publish: publish,
                             guardLanguages: guardLanguages, project: project, depth: depth, location: location(mapping.start), versionLocation: versionLocation)
         module.specs = specs
         return Decoded(module: module, nameMark: nameMark, pathMark: path == nil ? nil : pathMark)

@@ -53,15 +53,16 @@ extension ManifestDecoder {
             error("missing required key 'modules'", at: top.start, hint: "add a 'modules:' list (it may be empty: 'modules: []')")
         }
 
-        var releaseSteps: [ReleaseStep]?
-        if let node = fields["release"]?.value { releaseSteps = decodeRelease(node) }
+        var release = DecodedRelease()
+        if let node = fields["release"]?.value { release = decodeRelease(node) }
 
         var imports: [ManifestImport] = []
         if let node = fields["imports"]?.value { imports = decodeImports(node, modules: modules) }
 
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         var manifest = Manifest(schemaVersion: schemaVersion, workspace: workspace, defaults: defaults, templates: templates,
-                                modules: modules, releaseSteps: releaseSteps, file: file, displayPath: displayPath)
+                                modules: modules, releaseSteps: release.steps, releaseBranch: release.branch,
+                                releasePublish: release.publish, file: file, displayPath: displayPath)
         manifest.imports = imports
         return manifest
     }
@@ -156,20 +157,32 @@ extension ManifestDecoder {
         return defaults
     }
 
-    mutating func decodeRelease(_ node: YAMLNode) -> [ReleaseStep]? {
+    /// What `release:` says: the steps (nil: the default checklist), the release branch, the default publish command.
+    struct DecodedRelease {
+        var steps: [ReleaseStep]?
+        var branch: String?
+        var publish: String?
+    }
+
+    mutating func decodeRelease(_ node: YAMLNode) -> DecodedRelease {
+        var release = DecodedRelease()
         guard let mapping = node.mapping else {
-            error("expected a mapping with 'steps' for 'release', found \(node.kindDescription)", at: node.start)
-            return nil
+            error("expected a mapping with 'steps', 'branch' or 'publish' for 'release', found \(node.kindDescription)", at: node.start)
+            return release
         }
         let releaseFields = fields(of: mapping, allowed: Self.releaseKeys, in: "in 'release'")
-        guard let stepsNode = releaseFields["steps"]?.value else {
-            error("missing required key 'steps' in 'release'", at: mapping.start,
-                  hint: "list the steps, e.g. 'steps: [\(ReleaseStep.builtinNames.joined(separator: ", "))]'")
-            return nil
+        if let value = releaseFields["branch"]?.value, let branch = string(value, for: "branch") {
+            if branch.contains("{"), !branch.replacingOccurrences(of: "{snapshot}", with: "").allSatisfy({ $0 != "{" && $0 != "}" }) {
+                error("'branch' may use only the placeholder {snapshot}", at: value.start, hint: "e.g. 'branch: release/{snapshot}'")
+            } else {
+                release.branch = branch
+            }
         }
+        if let value = releaseFields["publish"]?.value { release.publish = string(value, for: "publish") }
+        guard let stepsNode = releaseFields["steps"]?.value else { return release }
         guard let sequence = stepsNode.sequence else {
             error("expected a sequence of steps for 'steps', found \(stepsNode.kindDescription)", at: stepsNode.start)
-            return nil
+            return release
         }
         var steps: [ReleaseStep] = []
         for item in sequence.items {
@@ -194,6 +207,7 @@ extension ManifestDecoder {
                 }
             }
         }
-        return steps
+        release.steps = steps
+        return release
     }
 }

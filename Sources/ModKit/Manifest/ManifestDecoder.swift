@@ -5,8 +5,8 @@ import YAMLKit
 struct ManifestDecoder {
     static let topLevelKeys = ["version", "workspace", "defaults", "templates", "modules", "release", "imports"]
     static let defaultsKeys = ["remote", "revision", "url-base", "tag-format", "dir-tag-format", "version-tag-format", "generated-dir", "groups"]
-    static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "guard", "project", "depth", "specs"]
-    static let releaseKeys = ["steps"]
+    static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "publish", "guard", "project", "depth", "specs"]
+    static let releaseKeys = ["steps", "branch", "publish"]
     static let importKeys = ["module", "file", "name-allowlist", "path-prefix"]
     static let guardLanguages = ["c", "swift"]
 
@@ -104,7 +104,7 @@ struct ManifestDecoder {
                 ok = false
                 let suggestion = DidYouMean.suggestion(for: name, among: Manifest.tagPlaceholders).map { " (did you mean '{\($0)}'?)" } ?? ""
                 error("unknown placeholder '{\(name)}' in '\(key)'\(suggestion)", at: node.start,
-                      hint: suggestion.isEmpty ? "placeholders: {snapshot}, {module}, {version}" : nil)
+                      hint: suggestion.isEmpty ? "placeholders: {workspace}, {snapshot}, {module}, {version}" : nil)
             }
             rest = rest[rest.index(after: close)...]
         }

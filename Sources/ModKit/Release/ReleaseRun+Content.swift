@@ -7,54 +7,57 @@ extension ReleaseRun {
     func bump() throws -> [String] {
         var lines: [String] = []
         for module in plan.modules {
+            let entry = plan.entry(module.name)!
             let old = VersionReader.read(module: module, in: manifest).raw ?? "none"
-            try VersionBump.plan(module, in: manifest, to: version, edits: &edits)
-            lines.append(old == version ? "\(module.name) already at \(version)" : "\(module.name) \(old) → \(version)")
+            try VersionBump.plan(module, in: manifest, to: entry.next, edits: &edits)
+            lines.append(old == entry.next ? "\(module.name) already at \(entry.next)" : "\(module.name) \(old) → \(entry.next)")
         }
         return lines
     }
 
     // MARK: changelog
 
-    /// Adds a section to each released module's CHANGELOG.md from its commit subjects since the previous snapshot.
+    /// Adds a section to each released module's CHANGELOG.md from its commits since its own previous version tag.
     func changelog() throws -> [String] {
-        let previous = try SnapshotCatalog.list(in: workspace).last { $0.name != version }
-        let snapshot = try previous.map { try SnapshotCatalog.load($0.name, in: workspace, command: "modkit release").snapshot }
         let date = Changelog.today()
         var lines: [String] = []
         for module in plan.modules {
-            let subjects = try commitSubjects(of: module, since: snapshot)
+            let entry = plan.entry(module.name)!
+            let history = try ReleaseHistory.read(module, version: entry.current, workspace: workspace)
+            let link = entry.previousTag.flatMap { previous in
+                remoteURL(of: module).flatMap { Changelog.compareLink(remote: $0, from: previous, to: entry.tag) }
+            }
+            var body = Changelog.body(commits: history.commits.map { ($0.message, $0.oid.short) }, link: link)
+            if history.commits.isEmpty, case let dependencies = releasedDependencies(of: module), !dependencies.isEmpty {
+                body = body.dropLast() + ["- Dependencies updated: " + dependencies.map { "\($0.name) \($0.next)" }.joined(separator: ", ")]
+            }
             let file = manifest.directory(of: module).appendingPathComponent("CHANGELOG.md")
             var added = false
             edits.update(file) { text in
-                let updated = Changelog.adding(version: version, date: date, entries: subjects, to: text)
+                let updated = Changelog.adding(version: entry.next, date: date, body: body, to: text)
                 added = updated != nil
                 return updated
             }
-            let since = previous.map { " since \($0.name)" } ?? ""
-            lines.append(added ? "\(module.name): \(subjects.count) change\(subjects.count == 1 ? "" : "s")\(since)"
-                               : "\(module.name): section \(version) already there, kept")
+            let count = history.commits.count
+            let since = history.previousTag.map { " since \($0)" } ?? ""
+            lines.append(added ? "\(module.name): \(count) change\(count == 1 ? "" : "s")\(since)"
+                               : "\(module.name): section \(entry.next) already there, kept")
         }
         return lines
     }
 
-    /// Subjects of the commits made in a module since a snapshot (all commits when there is none), oldest first.
-    func commitSubjects(of module: Module, since snapshot: Snapshot?) throws -> [String] {
-        let commits: [CommitInfo]
-        switch module.kind {
-        case .repository:
-            let repository = try Repository.open(manifest.directory(of: module).path)
-            let head = try repository.resolveCommit("HEAD")
-            let hidden = snapshot?.module(named: module.name)?.commit.flatMap(OID.init(hex:)).flatMap { repository.hasCommit($0) ? $0 : nil }
-            commits = try repository.log(from: head, excluding: hidden.map { [$0] } ?? [])
-        case .directory:
-            let manifestRepository = try ManifestRepository.open(workspace, for: "modkit release")
-            let repository = manifestRepository.repository
-            let head = try repository.resolveCommit("HEAD")
-            let hidden = snapshot?.manifest.flatMap { OID(hex: $0.commit) }.flatMap { repository.hasCommit($0) ? $0 : nil }
-            commits = try repository.log(from: head, excluding: hidden.map { [$0] } ?? [], touching: manifestRepository.path(module.path))
-        }
-        return commits.filter { $0.parents.count <= 1 }.map(\.summary).reversed()
+    /// The released modules `module` depends on.
+    func releasedDependencies(of module: Module) -> [ReleasedModule] {
+        let specs = WorkspaceSpecs.load(workspace, jobs: jobs)
+        return specs.dependencies(of: module.name).compactMap { plan.entry($0) }
+    }
+
+    /// The url of the remote holding a module's commits: its own repository's, or the manifest repository's.
+    func remoteURL(of module: Module) -> String? {
+        if module.kind == .repository { return manifest.url(of: module) }
+        guard let manifestRepository = try? ManifestRepository.open(workspace, for: "modkit release"),
+              let remote = (try? manifestRepository.pushRemote(branch: nil))??.remote else { return nil }
+        return try? manifestRepository.repository.remoteURL(remote)
     }
 
     // MARK: pin and guard
@@ -69,9 +72,6 @@ extension ReleaseRun {
             edits.updateBytes(filePlan.url) { _ in filePlan.newBytes }
             let count = filePlan.findings.filter { $0.kind == .loose || $0.kind == .stale }.count
             lines.append("\(filePlan.path): \(count) requirement\(count == 1 ? "" : "s") pinned")
-        }
-        for dependent in plan.dependents {
-            lines.append("note: \(dependent.module) depends on \(dependent.dependsOn.joined(separator: ", ")) but is not released; run 'modkit pin \(dependent.module)' after this release")
         }
         return lines.isEmpty ? ["every requirement already pinned"] : lines
     }

@@ -10,6 +10,13 @@ public struct StepOutcome: Sendable {
     public var lines: [String]
     /// Planned file changes as a unified diff (dry runs).
     public var diff: String = ""
+
+    public init(step: ReleaseStepKind, status: Status, lines: [String], diff: String = "") {
+        self.step = step
+        self.status = status
+        self.lines = lines
+        self.diff = diff
+    }
 }
 
 /// A step that stopped the release, with every reason found.
@@ -26,18 +33,36 @@ public final class ReleaseRun {
     let jobs: Int
     /// Planned file changes: applied after each step in a real run, accumulated in a dry run.
     var edits = EditSet()
+    /// Files this release changed so far (earlier runs included), relative to the workspace root.
+    public private(set) var files: [String]
+    /// Modules whose publish command succeeded (earlier runs included).
+    public internal(set) var published: [String]
+    /// Called with `files` before a step writes them, so a run killed while writing still commits them after `--resume`.
+    public var willWrite: (([String]) throws -> Void)?
 
-    public init(workspace: Workspace, plan: ReleasePlan, dryRun: Bool, jobs: Int) {
+    public init(workspace: Workspace, plan: ReleasePlan, dryRun: Bool, jobs: Int, state: ReleaseState? = nil) {
         self.workspace = workspace
         self.plan = plan
         self.dryRun = dryRun
         self.jobs = jobs
+        files = state?.files ?? []
+        published = state?.published ?? []
     }
 
-    var version: String { plan.version.description }
     var manifest: Manifest { workspace.manifest }
-    /// Every released module at the new version, so later steps see it even before it is written.
-    var plannedVersions: [String: String] { Dictionary(uniqueKeysWithValues: plan.modules.map { ($0.name, version) }) }
+    /// The release's name: the product snapshot it records.
+    var name: String { plan.name }
+    /// The version a released module is released at.
+    func version(of module: Module) -> String { plan.entry(module.name)?.next ?? "" }
+    /// Every released module at its new version, so later steps see it even before it is written.
+    var plannedVersions: [String: String] { Dictionary(uniqueKeysWithValues: plan.released.map { ($0.name, $0.next) }) }
+
+    /// The files of the release inside `directory` (absolute paths), changed in earlier steps or planned in this one.
+    func releaseFiles(below directory: URL) -> [URL] {
+        let urls = files.map { workspace.root.appendingPathComponent($0) } + edits.changed.map(\.url)
+        var seen = Set<String>()
+        return urls.filter { $0.path.hasPrefix(directory.path + "/") && seen.insert($0.path).inserted }
+    }
 
     /// Runs one step and reports it; a failure is reported, not thrown.
     public func run(_ step: ReleaseStepKind) -> StepOutcome {
@@ -54,6 +79,7 @@ public final class ReleaseRun {
             case .commit: lines = try commit()
             case .tag: lines = try tag()
             case .push: lines = try push()
+            case .publish: lines = try publish()
             case .run(let command): lines = try runCustom(command)
             }
             var outcome = StepOutcome(step: step, status: .done, lines: lines)
@@ -61,6 +87,12 @@ public final class ReleaseRun {
                 let after = edits.diff()
                 outcome.diff = after.hasPrefix(before) ? String(after.dropFirst(before.count)) : after
             } else {
+                let root = workspace.root.path + "/"
+                for file in edits.changed where file.url.path.hasPrefix(root) {
+                    let relative = String(file.url.path.dropFirst(root.count))
+                    if !files.contains(relative) { files.append(relative) }
+                }
+                try willWrite?(files)
                 try edits.apply()
                 edits = EditSet()
             }
@@ -74,36 +106,80 @@ public final class ReleaseRun {
 
     // MARK: preflight
 
-    /// Every involved repository clean, on its manifest branch, not behind its remote, and its remote reachable.
+    /// Every involved repository clean, on its branch, not behind its remote; and no tag to create exists anywhere.
     func preflight() throws -> [String] {
-        var problems: [String] = []
-        var checked: [String] = []
-        for module in plan.modules {
-            if let current = VersionReader.read(module: module, in: manifest).version, current > plan.version {
-                problems.append("\(module.name) is at \(current); releasing it as \(version) would move its version backwards")
-            }
+        guard !plan.released.isEmpty else {
+            throw ReleaseStepFailure(problems: ["no module has changes since its last version; nothing to release (override with NAME=VERSION)"])
         }
-        for module in plan.modules where module.kind == .repository {
+        var problems: [String] = []
+        var checked = 0
+        for module in manifest.modules where module.kind == .repository {
             let directory = manifest.directory(of: module)
             guard Repository.isRepository(directory.path), let repository = try? Repository.open(directory.path) else {
                 problems.append("\(module.name): not cloned at \(module.path) (run 'modkit sync')")
                 continue
             }
+            guard plan.entry(module.name) != nil else {
+                // Not released, but the snapshot tags it at its HEAD: that must be committed.
+                if let status = try? repository.status(untracked: false), !status.isClean {
+                    problems.append("\(module.name): uncommitted changes in \(module.path); the snapshot records its HEAD, so commit or stash them")
+                }
+                continue
+            }
             let expected = try expectedBranch(of: module, in: repository)
             problems += check(repository, label: module.name, branch: expected, remote: manifest.defaults.remote, paths: [])
-            checked.append(module.name)
+            checked += 1
         }
         let manifestRepository = try ManifestRepository.open(workspace, for: "modkit release")
-        let paths = [manifestRepository.path(ManifestLoader.fileName)]
-            + plan.modules.filter { $0.kind == .directory }.map { manifestRepository.path($0.path) }
         let remote = try manifestRepository.pushRemote(branch: nil)?.remote
-        problems += check(manifestRepository.repository, label: "manifest repository", branch: nil, remote: remote, paths: paths)
+        problems += check(manifestRepository.repository, label: "manifest repository", branch: nil, remote: remote, paths: [])
+        problems += tagConflicts(manifestRepository: manifestRepository)
         if !problems.isEmpty { throw ReleaseStepFailure(problems: problems) }
-        return ["\(checked.count + 1) repositor\(checked.isEmpty ? "y" : "ies") clean, on branch, up to date with their remotes"]
+        return ["\(checked + 1) repositor\(checked == 0 ? "y" : "ies") clean, on branch, up to date with their remotes",
+                "none of the \(plan.tags.count) tags to create exists locally or on a remote"]
     }
 
-    /// The branch a module must be on: its manifest revision when that is a branch of the remote; nil accepts any branch.
+    /// Each tag of the plan that already exists in its repository or on that repository's remote, named with both.
+    func tagConflicts(manifestRepository: ManifestRepository) -> [String] {
+        let groups = Dictionary(grouping: plan.tags, by: \.repository).sorted { $0.key < $1.key }
+        let manifestRemote = (try? manifestRepository.pushRemote(branch: nil))??.remote
+        let root = manifest.root
+        let remote = manifest.defaults.remote
+        let found = Parallel.map(groups.map { ($0.key, $0.value) }, jobs: jobs) { repositoryPath, tags -> [String] in
+            let isManifest = repositoryPath == "."
+            let directory = isManifest ? root : root.appendingPathComponent(repositoryPath, isDirectory: true)
+            guard let repository = try? isManifest ? Repository.discover(from: directory.path) : Repository.open(directory.path) else {
+                return []
+            }
+            var problems: [String] = []
+            for tag in tags where (try? repository.tagTarget(tag.name)) != nil {
+                problems.append("tag \(tag.name) already exists in \(tag.place); \(Self.conflictAdvice(tag))")
+            }
+            guard let remoteName = isManifest ? manifestRemote : remote else { return problems }
+            do {
+                let advertised = Set(try repository.remoteReferences(remoteName).map(\.name))
+                for tag in tags where advertised.contains("refs/tags/\(tag.name)") {
+                    problems.append("tag \(tag.name) already exists on the remote '\(remoteName)' of \(tag.place); \(Self.conflictAdvice(tag))")
+                }
+            } catch {
+                problems.append("\(tags.first?.place ?? repositoryPath): cannot reach remote '\(remoteName)': \(ErrorText.describe(error))")
+            }
+            return problems
+        }
+        return found.flatMap { $0 }
+    }
+
+    static func conflictAdvice(_ tag: ReleaseTag) -> String {
+        switch tag.kind {
+        case .version: return "release \(tag.module ?? "the module") at another version (\(tag.module ?? "NAME")=VERSION)"
+        case .snapshot: return "choose another release name"
+        }
+    }
+
+    /// The branch a module must be on: the release branch once cut, else its manifest revision when that is a branch
+    /// of the remote; nil accepts any branch.
     func expectedBranch(of module: Module, in repository: Repository) throws -> String? {
+        if let branch = plan.branch, case .branch(branch, _) = try repository.head() { return branch }
         guard let revision = manifest.revision(of: module) else { return nil }
         if try repository.remoteBranchTarget(remote: manifest.defaults.remote, branch: revision) != nil { return revision }
         throw ReleaseStepFailure(problems: ["\(module.name): its revision '\(revision)' is not a branch; a release commits on a branch"])
@@ -116,12 +192,15 @@ public final class ReleaseRun {
                 return ["\(label): HEAD is not on a branch; check out \(expected ?? "a branch") first"]
             }
             if let expected, branch != expected { problems.append("\(label): on branch \(branch), but the manifest says \(expected)") }
-            let status = try repository.status(paths: paths)
-            if !status.isClean || status.untracked > 0 {
-                problems.append("\(label): has uncommitted changes (\(status.staged) staged, \(status.modified) modified, \(status.untracked) untracked); commit or stash them")
+            // Untracked files (build output) are never staged by a release, so they do not count.
+            let status = try repository.status(paths: paths, untracked: false)
+            if !status.isClean {
+                problems.append("\(label): has uncommitted changes (\(status.staged) staged, \(status.modified) modified); commit or stash them")
             }
             guard let remote else { return problems + ["\(label): has no remote to push to"] }
-            guard let upstream = try repository.upstream(ofBranch: branch), upstream.hasPrefix(remote + "/") else {
+            let upstream = try repository.upstream(ofBranch: branch)
+            if upstream == nil, branch == plan.branch { return problems }
+            guard let upstream, upstream.hasPrefix(remote + "/") else {
                 return problems + ["\(label): branch \(branch) has no upstream on '\(remote)'; push it once with 'git push -u \(remote) \(branch)'"]
             }
             // Asking the remote what its branch points at reaches it like a push would, and writes nothing (dry runs too).
@@ -154,8 +233,8 @@ public final class ReleaseRun {
     func runCustom(_ command: String) throws -> [String] {
         if dryRun { return ["would run `\(command)` in \(workspace.root.path)"] }
         var environment = ProcessInfo.processInfo.environment
-        environment["MODKIT_RELEASE_VERSION"] = version
-        environment["MODKIT_RELEASE_MODULES"] = plan.modules.map(\.name).joined(separator: " ")
+        environment["MODKIT_RELEASE"] = name
+        environment["MODKIT_RELEASE_MODULES"] = plan.released.map { "\($0.name)=\($0.next)" }.joined(separator: " ")
         let result = try ShellCommand.run(command, in: workspace.root, environment: environment)
         guard result.status == 0 else {
             throw ReleaseStepFailure(problems: ["`\(command)` exited \(result.status)"] + Self.tail(result.output))

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Walks the release checklist: skips steps an earlier run finished (`--resume`) or that come before `--from`,
-/// stops at the first failure and records where, so the next run can continue from there.
+/// Walks the release checklist: skips steps an earlier run of the same plan finished (`--resume`) or that come before
+/// `--from`, stops at the first failure and records where, so the next run can continue from there.
 public enum ReleaseRunner {
     public struct Options: Sendable {
         public var dryRun = false
@@ -17,7 +17,7 @@ public enum ReleaseRunner {
         }
     }
 
-    /// The steps to run and the ones to skip, checked against the saved state before anything runs.
+    /// The steps to run and the ones to skip.
     public static func schedule(_ plan: ReleasePlan, state: ReleaseState?, options: Options) throws -> [(step: ReleaseStepKind, skip: String?)] {
         let names = plan.steps.map(\.name)
         if let from = options.from {
@@ -27,34 +27,29 @@ public enum ReleaseRunner {
             }
             return plan.steps.enumerated().map { index, step in (step, index < start ? "before --from \(from)" : nil) }
         }
-        if options.resume {
-            guard let state else {
-                throw ModKitError.input("there is no release of \(plan.version) to resume", hint: "start it without --resume")
-            }
+        if options.resume, let state {
             return plan.steps.map { step in (step, state.completed.contains(step.name) ? "done in an earlier run" : nil) }
-        }
-        if let state, let failed = state.failed, !options.dryRun {
-            throw ModKitError.input("the release of \(state.version) stopped at '\(failed)' in an earlier run",
-                                    hint: "fix the problem, then run 'modkit release \(state.version) --resume' (or --from STEP)")
         }
         return plan.steps.map { ($0, nil) }
     }
 
     /// Runs the schedule; `report` is called after each step. Returns whether every step passed.
-    public static func run(_ plan: ReleasePlan, workspace: Workspace, options: Options,
+    /// `state` is the saved release being resumed, or a new one; a preflight failure of a new release saves nothing.
+    public static func run(_ plan: ReleasePlan, state initial: ReleaseState, options: Options, workspace: Workspace,
                            report: (StepOutcome) -> Void) throws -> Bool {
-        let saved = try ReleaseState.load(plan.version.description, in: workspace)
-        let schedule = try schedule(plan, state: saved, options: options)
-        var state = saved.flatMap { $0.steps == plan.steps.map(\.name) ? $0 : nil }
-            ?? ReleaseState(version: plan.version.description, modules: plan.modules.map(\.name), steps: plan.steps.map(\.name))
-        if !options.resume && options.from == nil {
-            state.completed = []
-            state.failed = nil
+        var state = initial
+        let schedule = try schedule(plan, state: state, options: options)
+        let run = ReleaseRun(workspace: workspace, plan: plan, dryRun: options.dryRun, jobs: options.jobs, state: state)
+        run.willWrite = { files in
+            var saved = state
+            saved.files = files
+            try saved.save(in: workspace)
         }
-        let run = ReleaseRun(workspace: workspace, plan: plan, dryRun: options.dryRun, jobs: options.jobs)
-        let lock = options.dryRun ? nil : try WorkspaceLock(root: workspace.root, command: "modkit release \(plan.version)")
+        let lock = options.dryRun ? nil : try WorkspaceLock(root: workspace.root, command: "modkit release \(plan.name)")
         defer { lock?.release() }
 
+        // A run killed while writing leaves temporary files beside the release's files; the next run removes them.
+        if !options.dryRun { state.files.forEach { AtomicFile.removeAbandonedTemporaries(of: workspace.root.appendingPathComponent($0)) } }
         for (step, skip) in schedule {
             if let skip {
                 report(StepOutcome(step: step, status: .skipped, lines: [skip]))
@@ -62,11 +57,15 @@ public enum ReleaseRunner {
             }
             let outcome = run.run(step)
             report(outcome)
-            guard !options.dryRun else {
+            if options.dryRun {
                 if outcome.status == .failed { return false }
                 continue
             }
+            state.files = run.files
+            state.published = run.published
             if outcome.status == .failed {
+                // A preflight that fails has changed nothing: there is nothing to resume.
+                if step == .preflight && state.completed.isEmpty { return false }
                 state.failed = step.name
                 try state.save(in: workspace)
                 return false
@@ -75,18 +74,18 @@ public enum ReleaseRunner {
             state.failed = nil
             try state.save(in: workspace)
         }
+        if !options.dryRun { _ = try ReleaseState.discard(plan.name, in: workspace) }
         return true
     }
 
     /// The checklist as a Markdown task list for a pull request; steps done in a saved run are ticked.
     public static func markdown(_ plan: ReleasePlan, state: ReleaseState?) -> String {
-        var lines = ["## Release \(plan.version)", "", "Modules (dependencies first): " + plan.modules.map(\.name).joined(separator: ", "), ""]
+        var lines = ["## Release \(plan.name)", ""]
+        lines += plan.released.map { "- \($0.name) \($0.current) → \($0.next) (\($0.why))" }
+        lines.append("")
         for step in plan.steps {
             let done = state?.completed.contains(step.name) == true
             lines.append("- [\(done ? "x" : " ")] **\(step.name)** — \(step.purpose)")
-        }
-        for dependent in plan.dependents {
-            lines.append("- [ ] bump \(dependent.module)'s requirements on \(dependent.dependsOn.joined(separator: ", "))")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -73,9 +73,13 @@ public struct Snapshot: Sendable, Equatable, Codable {
         return formatter.string(from: date)
     }
 
-    /// Expands `{snapshot}`, `{module}` and `{version}` in a tag format.
-    public static func tagName(format: String, snapshot: String, module: String, version: String?) -> String {
-        format.replacingOccurrences(of: "{snapshot}", with: snapshot)
+    /// The snapshot tag format before `{workspace}/{snapshot}` became the default; snapshots made with it stay readable.
+    public static let formerTagFormat = "{snapshot}"
+
+    /// Expands `{workspace}`, `{snapshot}`, `{module}` and `{version}` in a tag format.
+    public static func tagName(format: String, workspace: String = "", snapshot: String, module: String, version: String?) -> String {
+        format.replacingOccurrences(of: "{workspace}", with: workspace)
+            .replacingOccurrences(of: "{snapshot}", with: snapshot)
             .replacingOccurrences(of: "{module}", with: module)
             .replacingOccurrences(of: "{version}", with: version ?? "")
     }

@@ -54,8 +54,11 @@ public enum SnapshotCheckout {
             throw ModKitError.input("'\(branch)' is not a valid branch name")
         }
         let remote = workspace.manifest.defaults.remote
-        let targets = snapshot.modules.filter { $0.kind == .repository }.map { entry in
-            ModuleTarget(entry: entry, directory: workspace.manifest.directory(ofPath: entry.path), remote: remote)
+        let targets = snapshot.modules.filter { $0.kind == .repository }.map { recorded in
+            var entry = recorded
+            // Snapshots from before tags were recorded used the former default, the snapshot name itself.
+            if entry.tag == nil { entry.tag = Snapshot.tagName(format: Snapshot.formerTagFormat, snapshot: name, module: entry.name, version: entry.version) }
+            return ModuleTarget(entry: entry, directory: workspace.manifest.directory(ofPath: entry.path), remote: remote)
         }
 
         // 1. Every repository clean (and free for --branch) before anything moves.

@@ -118,9 +118,15 @@ enum SnapshotPreflight {
             let why: String? = recorded.map { difference(between: $0, and: entries, in: manifestRepository,
                                                        recordedAt: target.commit, head: manifestHead) }
                 ?? "it has no snapshot file"
-            if why == nil {
+            if why == nil, let recorded {
                 existing = .matching
                 unchangedCommit = target.commit
+                // The snapshot is already recorded: its module tags keep the names it was made with (an older tag-format too).
+                for planned in checked.values.compactMap(\.tag) {
+                    guard let module = planned.module, let name = recorded.module(named: module)?.tag, name != planned.name else { continue }
+                    checked[module]?.tag = try renamed(planned, to: name)
+                    if let index = entries.firstIndex(where: { $0.name == module }) { entries[index].tag = name }
+                }
             } else {
                 existing = .elsewhere(commit: target.commit, object: target.object)
                 if !options.force {
@@ -138,6 +144,17 @@ enum SnapshotPreflight {
                        unchangedSnapshotCommit: unchangedCommit, existingSnapshotTag: existing,
                        directoryTags: directoryTags,
                        moduleTags: repositoryModules.compactMap { checked[$0.name]?.tag }, warnings: warnings)
+    }
+
+    /// A planned module tag under the name an existing snapshot recorded, with where that tag stands now.
+    private static func renamed(_ planned: PlannedTag, to name: String) throws -> PlannedTag {
+        var copy = planned
+        copy.name = name
+        copy.existing = .absent
+        if let target = try Repository.open(planned.directory.path).tagTarget(name) {
+            copy.existing = target.commit == planned.commit ? .matching : .elsewhere(commit: target.commit, object: target.object)
+        }
+        return copy
     }
 
     /// The version as a tag component: the semantic version, else the raw text when it is a plain word.
@@ -166,7 +183,7 @@ enum SnapshotPreflight {
             }
             let version = versionText(VersionReader.read(module: module, in: manifest))
             let format = manifest.defaults.tagFormat
-            let tag = Snapshot.tagName(format: format, snapshot: name, module: module.name, version: version)
+            let tag = Snapshot.tagName(format: format, workspace: manifest.workspace, snapshot: name, module: module.name, version: version)
             if format.contains("{version}"), version == nil {
                 result.problems.append("\(module.name): no version for tag-format '\(format)' (set 'version:' in modkit.yml, s.version in its podspec or a VERSION file)")
                 return result
@@ -217,7 +234,7 @@ enum SnapshotPreflight {
         if format.contains("{version}"), version == nil {
             return (entry, nil, "\(module.name): no version for dir-tag-format '\(format)' (set 'version:' in modkit.yml, s.version in its podspec or a VERSION file)")
         }
-        let tag = Snapshot.tagName(format: format, snapshot: name, module: module.name, version: version)
+        let tag = Snapshot.tagName(format: format, workspace: manifest.workspace, snapshot: name, module: module.name, version: version)
         guard Repository.isValidTagName(tag) else {
             return (entry, nil, "\(module.name): '\(tag)' (from dir-tag-format '\(format)') is not a valid tag name")
         }

@@ -15,6 +15,19 @@ public enum AtomicFile {
         public var description: String { "cannot write \(path): \(message)" }
     }
 
+    /// Removes the temporary files `write` left beside `url` when its process was killed before the rename.
+    public static func removeAbandonedTemporaries(of url: URL) {
+        let directory = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent).modkit-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            guard let dash = rest.firstIndex(of: "-"), let pid = pid_t(rest[..<dash]), pid != getpid(),
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        }
+    }
+
     /// Replaces the file at `url` (following a symlink to its target) with `data`, keeping the existing file's permission bits; a new file gets 0644 less the umask.
     public static func write(_ data: Data, to url: URL) throws {
         let target = url.resolvingSymlinksInPath().path

@@ -24,7 +24,7 @@ public enum ManifestWriter {
         if let urlBase {
             lines.append("  url-base: \(scalar(urlBase))   # relative module urls resolve against it")
         }
-        lines.append("  tag-format: \"{snapshot}\"       # tag 'modkit tag' creates in every module repository")
+        lines.append("  tag-format: \"{workspace}/{snapshot}\"   # snapshot tag in every module repository (never a bare version)")
         lines.append("")
         if named.isEmpty {
             lines.append("modules: []                      # add modules as '- name: Core' / 'url: …' / 'path: Libs/Core'")
@@ -69,7 +69,7 @@ public enum ManifestWriter {
         if let urlBase {
             lines.append("  url-base: \(scalar(urlBase))   # relative module urls resolve against it")
         }
-        lines.append("  tag-format: \"{snapshot}\"       # tag 'modkit tag' creates in every module repository")
+        lines.append("  tag-format: \"{workspace}/{snapshot}\"   # snapshot tag in every module repository (never a bare version)")
         if let groups = imported.defaultGroups {
             lines.append("  groups: [\(groups.map(scalar).joined(separator: ", "))]   # what a plain 'modkit sync' takes, as \(imported.format == .west ? "west's group-filter" : "repo's default groups") do; '-g' overrides")
         }

@@ -105,8 +105,11 @@ public enum PrivateState {
     public static func prepare(_ directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let ignore = directory.appendingPathComponent(".gitignore")
-        if !FileManager.default.fileExists(atPath: ignore.path) {
-            try AtomicFile.write(Data("# modkit's private state; snapshots/ is committed.\n/lock\n/release/\n".utf8), to: ignore)
+        // It ignores itself too, so a command that writes it leaves the manifest repository clean.
+        let former = "# modkit's private state; snapshots/ is committed.\n/lock\n/release/\n"
+        let existing = FileManager.default.contents(atPath: ignore.path)
+        if existing == nil || existing == Data(former.utf8) {
+            try AtomicFile.write(Data("# modkit's private state (this file included); snapshots/ is committed.\n/lock\n/release/\n/.gitignore\n".utf8), to: ignore)
         }
     }
 }

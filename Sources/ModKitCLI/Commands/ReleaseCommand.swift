@@ -6,47 +6,97 @@ import Darwin
 import Glibc
 #endif
 
-/// `modkit release VERSION`: the release checklist as one resumable, dry-runnable command.
+/// `modkit release NAME`: the release checklist as one resumable, dry-runnable command, each module at its own version.
 enum ReleaseCommand: Command {
     static let spec = CommandSpec(
         name: "release",
-        summary: "Run the release checklist: preflight, bump, changelog, pin, guard, test, commit, tag, push",
+        summary: "Release the modules that changed, each at its own version, as the product snapshot NAME",
         discussion: """
-        Releases the selected modules (all by default) at VERSION, dependencies first. The steps come
-        from 'release: { steps: [...] }' in modkit.yml (custom steps: '{run: CMD}'), else the default
-        list. Each step prints ✓, ✗ or skipped with what it changed. A failed step stops the run and
-        is recorded in .modkit/release/VERSION.state: fix the problem and run again with --resume
-        (finished steps are not redone) or --from STEP. --dry-run changes nothing anywhere and prints
-        every change as a diff and a list of refs. Without --yes, modkit asks before changing anything
-        (and refuses when there is no terminal to ask on).
+        Plans first: each module's next version comes from its Conventional Commits since its own last
+        version tag (fix: patch, feat: minor, '!' or BREAKING CHANGE: major; below 1.0.0 a breaking change
+        bumps the minor). Modules without changes are not released; a module whose dependency is
+        released gets a patch release. MODULE=VERSION or MODULE=patch|minor|major overrides one module,
+        --bump every released one; plain module names limit the release to them (and their dependents).
+        --plan prints the plan: module, current and next version, why, and every tag to create.
+        Then the checklist from 'release: { steps: [...] }' in modkit.yml (custom steps: '{run: CMD}'),
+        else the default. Preflight checks that no tag to create exists locally or on a remote, before
+        anything changes. A release commits only the files it changed. A failed step stops the run
+        and is recorded in .modkit/release/NAME.state with the plan: fix the problem and run
+        'modkit release NAME --resume', which continues exactly that plan; --abandon discards it.
+        --dry-run changes nothing anywhere and prints every change. Without --yes, modkit asks before
+        changing anything (and refuses when there is no terminal to ask on).
         """,
         options: [
-            OptionSpec(nil, "dry-run", help: "Change nothing; show every change the release would make."),
-            OptionSpec(nil, "resume", help: "Continue a release that stopped, from the step that failed."),
+            OptionSpec(nil, "plan", help: "Print the plan (modules, versions, why, tags) and exit."),
+            OptionSpec(nil, "dry-run", help: "Change nothing; show the plan and every change the release would make."),
+            OptionSpec(nil, "resume", help: "Continue the saved plan of release NAME from the step that failed."),
+            OptionSpec(nil, "abandon", help: "Discard the saved state of release NAME (what was pushed stays)."),
+            OptionSpec(nil, "bump", .value(metavar: "KIND"), help: "Release every released module with this increment: patch, minor or major."),
+            OptionSpec(nil, "pre", .value(metavar: "ID"), help: "Make the new versions pre-releases, e.g. --pre beta gives 1.1.0-beta.1."),
             OptionSpec(nil, "from", .value(metavar: "STEP"), help: "Start at STEP (earlier steps are skipped)."),
             OptionSpec(nil, "markdown", help: "Print the checklist as a Markdown task list and exit."),
             OptionSpec("y", "yes", help: "Do not ask for confirmation."),
         ],
-        positional: PositionalSpec("VERSION [MODULE...]", minimum: 1, maximum: nil),
+        positional: PositionalSpec("NAME [MODULE=VERSION|MODULE=KIND|MODULE...]", minimum: 1, maximum: nil),
         examples: [
-            "modkit release 1.2.0 --dry-run",
-            "modkit release 1.2.0 --yes",
-            "modkit release 1.2.0 --resume",
-            "modkit release 1.2.1 QCloudCore --yes",
-            "modkit release 1.2.0 --markdown >> PULL_REQUEST.md",
+            "modkit release 2024.6 --plan",
+            "modkit release 2024.6 --dry-run",
+            "modkit release 2024.6 QCloudCore=1.0.2 COSXML=minor --yes",
+            "modkit release 2024.6 --resume --yes",
+            "modkit release 3.1.0-rc --pre rc --yes",
+            "modkit release 2024.6 --markdown >> PULL_REQUEST.md",
         ],
         mutates: true,
         reachesRemotes: true
     )
 
     static func run(_ context: Context) throws -> ExitStatus {
-        var names = context.arguments.positionals
-        let version = names.removeFirst()
+        var arguments = context.arguments.positionals
+        let name = arguments.removeFirst()
         let workspace = try context.loadWorkspace()
-        let plan = try ReleasePlan.make(version: version, modules: names, groups: context.groups, workspace: workspace)
         let console = context.console
+        let request = try ReleasePlan.Request.parse(arguments, bump: context.arguments.value("bump"),
+                                                    pre: context.arguments.value("pre"), groups: context.groups)
+        if context.arguments.flag("abandon") {
+            // Read only to say what was done: a state file this modkit cannot read is discarded too.
+            let saved = try? ReleaseState.load(name, in: workspace)
+            guard try ReleaseState.discard(name, in: workspace) else {
+                throw ModKitError.input("there is no saved release \(name) to abandon")
+            }
+            let done = saved.map { $0.completed.isEmpty ? "no step had finished" : "steps done: \($0.completed.joined(separator: ", "))" }
+            console.info("abandoned release \(name)\(done.map { " (\($0))" } ?? ""); commits and tags it made stay where they are")
+            if let files = saved?.files, !files.isEmpty {
+                console.info("files it changed are left as they are (restore the uncommitted ones with git checkout, or remove new ones): "
+                             + files.joined(separator: ", "))
+            }
+            return .success
+        }
+        let saved = try ReleaseState.load(name, in: workspace)
+        let resume = context.arguments.flag("resume")
+        let plan: ReleasePlan
+        var state: ReleaseState
+        if let saved, resume || context.arguments.value("from") != nil {
+            guard request.isEmpty || request == saved.request else {
+                throw ModKitError.input("release \(name) was planned with other arguments; --resume continues the saved plan as it is",
+                                        hint: "run \(hint(name, "--resume", context)), or discard it with \(hint(name, "--abandon", context))")
+            }
+            plan = try ReleasePlan.restore(saved, workspace: workspace)
+            state = saved
+        } else {
+            if resume { throw ModKitError.input("there is no release \(name) to resume", hint: "start it without --resume") }
+            if let saved, !context.arguments.flag("dry-run"), !context.arguments.flag("plan"), !context.arguments.flag("markdown") {
+                throw ModKitError.input("release \(name) stopped at '\(saved.failed ?? saved.completed.last ?? "preflight")' in an earlier run",
+                                        hint: "continue it with \(hint(name, "--resume", context)), or discard it with \(hint(name, "--abandon", context))")
+            }
+            plan = try ReleasePlan.make(name: name, request: request, workspace: workspace)
+            state = ReleaseState(plan: plan, request: request)
+        }
+        if context.arguments.flag("plan") {
+            if context.json { try context.printJSON(PlanJSON(name: plan.name, released: plan.released, tags: plan.tags)) } else { console.result(plan.table(), terminator: "") }
+            return .success
+        }
         if context.arguments.flag("markdown") {
-            console.result(ReleaseRunner.markdown(plan, state: try ReleaseState.load(plan.version.description, in: workspace)), terminator: "")
+            console.result(ReleaseRunner.markdown(plan, state: saved), terminator: "")
             return .success
         }
         let dryRun = context.arguments.flag("dry-run")
@@ -54,29 +104,58 @@ enum ReleaseCommand: Command {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw UsageError("modkit release changes and pushes every released repository; add --yes to go ahead without a prompt, or --dry-run to see the changes")
             }
-            console.info("Release \(plan.version): \(plan.modules.map(\.name).joined(separator: ", "))")
+            console.result(plan.table(), terminator: "")
             console.write("Proceed? [y/N] ", to: .standardError)
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
                 console.info("nothing changed")
                 return .failure
             }
         }
-        let options = ReleaseRunner.Options(dryRun: dryRun, resume: context.arguments.flag("resume"),
-                                            from: context.arguments.value("from"), jobs: try context.jobs(waitsOnIO: true))
-        console.info("Release \(plan.version)\(dryRun ? " (dry run: nothing is changed)" : ""): \(plan.modules.map(\.name).joined(separator: ", "))")
+        let options = ReleaseRunner.Options(dryRun: dryRun, resume: resume, from: context.arguments.value("from"),
+                                            jobs: try context.jobs(waitsOnIO: true))
+        if !context.json && (dryRun || context.arguments.flag("yes")) {
+            console.result(plan.table() + (dryRun ? "(dry run: nothing is changed)\n" : ""), terminator: "")
+        }
         var outcomes: [StepOutcome] = []
-        let passed = try ReleaseRunner.run(plan, workspace: workspace, options: options) { outcome in
+        let passed = try ReleaseRunner.run(plan, state: state, options: options, workspace: workspace) { outcome in
             outcomes.append(outcome)
             if !context.json { show(outcome, console: console) }
         }
+        state = try ReleaseState.load(name, in: workspace) ?? state
         if context.json {
             try context.printJSON(outcomes.map { ["step": $0.step.name, "status": $0.status.rawValue, "details": $0.lines.joined(separator: "\n"), "diff": $0.diff] })
         } else if !passed, let failed = outcomes.last(where: { $0.status == .failed }) {
-            console.error("the release stopped at '\(failed.step.name)'" + (dryRun ? "" : "; fix it, then run 'modkit release \(plan.version) --resume'"))
+            if dryRun || (failed.step == .preflight && !state.completed.contains("preflight") && state.failed == nil) {
+                console.error("the release stopped at '\(failed.step.name)'; nothing was changed" + (dryRun ? "" : "; fix it and run \(hint(name, nil, context)) again"))
+            } else {
+                console.error("the release stopped at '\(failed.step.name)'; fix it, then run \(hint(name, "--resume", context))")
+            }
         } else if passed {
-            console.info(dryRun ? "dry run complete: nothing was changed" : "released \(plan.version)")
+            console.info(dryRun ? "dry run complete: nothing was changed" : "released \(name): " + plan.released.map { "\($0.name) \($0.next)" }.joined(separator: ", "))
         }
         return passed ? .success : .failure
+    }
+
+    /// The plan as `--plan --json` prints it.
+    private struct PlanJSON: Encodable {
+        var name: String
+        var released: [ReleasedModule]
+        var tags: [ReleaseTag]
+    }
+
+    /// A command line that continues (or discards) release `name` as this one was run: same directory options, --yes.
+    static func hint(_ name: String, _ flag: String?, _ context: Context) -> String {
+        var words = ["modkit"]
+        if let directory = context.arguments.value("directory") { words += ["-C", shellQuoted(directory)] }
+        if let manifest = context.arguments.value("manifest") { words += ["--manifest", shellQuoted(manifest)] }
+        words += ["release", shellQuoted(name)]
+        if let flag { words.append(flag) }
+        if flag != "--abandon" { words.append("--yes") }
+        return "'" + words.joined(separator: " ") + "'"
+    }
+
+    static func shellQuoted(_ word: String) -> String {
+        word.allSatisfy { $0.isLetter || $0.isNumber || "._-/+=:@".contains($0) } ? word : "\"" + word.replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
     private static func show(_ outcome: StepOutcome, console: Console) {

@@ -18,7 +18,7 @@ enum TagCommand: Command {
         repository's HEAD (what is checked out, not what was last fetched), its version and branch,
         and the manifest repository's own commit in .modkit/snapshots/VERSION.yml, commits that file
         on the manifest repository's current branch, and creates annotated tags: VERSION there,
-        tag-format (default {snapshot}) in every module repository, and dir-tag-format (default
+        tag-format (default {workspace}/{snapshot}) in every module repository, and dir-tag-format (default
         {module}/{version}) for every directory module. An existing directory-module tag is kept when
         the module's folder is identical on its commit, otherwise it is a conflict (bump the version).
         All or nothing: if any tag cannot be made, every tag and the commit this run made are removed
