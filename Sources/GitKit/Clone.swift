@@ -36,6 +36,7 @@ extension Repository {
         cloneOptions.fetch_opts.proxy_opts.type = GIT_PROXY_AUTO
         let box = RemoteCallbacksBox(transferProgress: options.progress)
         box.install(into: &cloneOptions.fetch_opts.callbacks)
+        box.installCheckoutProgress(into: &cloneOptions.checkout_opts)
         let pointer = try box.run { () throws(GitError) in
             try withOptionalCString(options.branch) { (branch) throws(GitError) in
                 cloneOptions.checkout_branch = branch

@@ -1,0 +1,33 @@
+import Foundation
+
+// A fetch that is killed leaves its download in objects/pack as libgit2's temporary `pack_git2_*` file, or a
+// `.lock` of the index being written, or a `pack-*.pack` whose index was never written. None of them is usable
+// and git counts them as garbage. They are removed before the next fetch of that repository, but only when last
+// written before this process started: a fetch another process runs at the same moment keeps writing its own.
+
+/// When this process started (first use of GitKit), to tell leftovers of earlier processes from live downloads.
+let processStart = Date()
+
+extension Repository {
+    /// Removes leftovers of interrupted fetches from `objects/pack`; returns the files removed (names only).
+    @discardableResult
+    func removeInterruptedFetchLeftovers() -> [String] {
+        guard let directory = try? objectsDirectory() + "pack",
+              let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        let names = Set(entries)
+        let leftovers = entries.filter { name in
+            if name.hasPrefix("pack_git2_") { return true }
+            if name.hasPrefix("pack-") && name.hasSuffix(".lock") { return true }
+            if name.hasPrefix("pack-") && name.hasSuffix(".pack") {
+                return !names.contains(String(name.dropLast(".pack".count)) + ".idx")
+            }
+            return false
+        }
+        return leftovers.filter { name in
+            let path = directory + "/" + name
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                  modified < processStart else { return false }
+            return (try? FileManager.default.removeItem(atPath: path)) != nil
+        }
+    }
+}
