@@ -110,7 +110,7 @@ public enum PrivateState {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let ignore = directory.appendingPathComponent(".gitignore")
         if !FileManager.default.fileExists(atPath: ignore.path) {
-            try AtomicFile.write(Data("# modkit's private state; snapshots/ is committed.\n/lock\n/release/\n".utf8), to: ignore)
+            try AtomicFile.write(Data("# modkit's private state; snapshots/ is committed.\n/lock\n/release/\n/placed\n".utf8), to: ignore)
         }
     }
 }

@@ -24,6 +24,9 @@ enum StatusCommand: Command {
             return failed ? .failure : .success
         }
         print(statuses, workspace: workspace, context: context)
+        for orphan in PlacedModules.orphans(in: workspace) where !orphan.work.isEmpty {
+            context.console.warning(orphan.advice)
+        }
         return failed ? .failure : .success
     }
 
