@@ -6,6 +6,7 @@
 #include <git2/sys/repository.h>
 #include <git2/sys/diff.h>
 #include <signal.h>
+#include <pthread.h>
 #include <string.h>
 
 /* Hands a backend to an object database, freeing it when the database refuses it (the database owns it otherwise). */
@@ -51,6 +52,14 @@ static inline int modkit_install_wakeup_signal(int signal_number) {
     action.sa_handler = modkit_wakeup_handler;
     sigemptyset(&action.sa_mask);
     return sigaction(signal_number, &action, NULL);
+}
+
+/* Unblocks the signal on the calling thread: a process may inherit a mask that blocks it. */
+static inline int modkit_unblock_signal(int signal_number) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, signal_number);
+    return pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
 #endif

@@ -57,6 +57,7 @@ final class NetworkWatchdog: @unchecked Sendable {
     /// Watches the calling thread until `stop`.
     func start() {
         _ = NetworkWatchdog.signalInstalled
+        _ = modkit_unblock_signal(NetworkWatchdog.wakeupSignal)
         let interval = min(1.0, timeout / 4)
         lock.withLock {
             thread = pthread_self()

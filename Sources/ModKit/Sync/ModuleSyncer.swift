@@ -167,22 +167,21 @@ struct ModuleSyncer {
                 try repository.fastForward(branch: name, to: commit)
                 outcome = result(.updated, "fast-forwarded \(name) by \(count) commit\(count == 1 ? "" : "s")")
                 outcome.previousCommit = local.hex
-            } else if try repository.isDescendant(local, of: commit) {
-                let ahead = try repository.aheadBehind(local: local, upstream: commit).ahead
-                outcome = result(.upToDate, "\(name) is \(ahead) commit\(ahead == 1 ? "" : "s") ahead of \(remote)/\(name) (not pushed)")
-                outcome.commit = local.hex
-                return outcome
-            } else {
-                guard let rewrite = try UpstreamRewrite.classify(repository, remote: remote, branch: name, local: local,
-                                                                 upstream: commit, previous: previousTips[name]) else {
-                    return kept("local commits on \(name) diverge from \(remote)/\(name)", commit: local)
-                }
+            } else if let rewrite = try UpstreamRewrite.classify(repository, remote: remote, branch: name, local: local,
+                                                                 upstream: commit, previous: previousTips[name]) {
                 guard case .follow = rewrite else { return kept(rewrite.reason, commit: local) }
                 if dirty { return kept("local changes; \(rewrite.reason)", commit: local) }
                 outcome = result(.updated, "followed \(remote)/\(name), which was rewritten (force-pushed)")
                 outcome.backup = try UpstreamRewrite.saveOldTip(repository, branch: name, commit: local, stamp: backupStamp)
                 try repository.fastForward(branch: name, to: commit, allowingRewrite: true)
                 outcome.previousCommit = local.hex
+            } else if try repository.isDescendant(local, of: commit) {
+                let ahead = try repository.aheadBehind(local: local, upstream: commit).ahead
+                outcome = result(.upToDate, "\(name) is \(ahead) commit\(ahead == 1 ? "" : "s") ahead of \(remote)/\(name) (not pushed)")
+                outcome.commit = local.hex
+                return outcome
+            } else {
+                return kept("local commits on \(name) diverge from \(remote)/\(name)", commit: local)
             }
 
         case (.branch(let name, let commit), .branch(let current, let local))
