@@ -40,7 +40,7 @@ import Glibc
         // Nothing reachable before is lost; every ref that existed still points where it did, except the fast-forwarded ones.
         let after = try sandbox.refsAndCommits("ws/Libs/Tagged")
         #expect(before.commits.isSubset(of: after.commits))
-        for (ref, target) in before.refs where !["refs/heads/main", "refs/remotes/origin/main"].contains(ref) {
+        for (ref, target) in before.refs where !["refs/heads/main", "refs/remotes/origin/main", "refs/remotes/origin/HEAD"].contains(ref) {
             #expect(after.refs[ref] == target, "\(ref)")
         }
         #expect(try sandbox.git("fsck", "--no-progress", in: "ws/Libs/Tagged").isEmpty)
@@ -143,9 +143,11 @@ import Glibc
 
         // Once the change is put away, the next sync (which fetches nothing new) still knows the old tip from the reflog.
         try sandbox.git("checkout", "-q", "--", "CHANGES.md", in: "ws/Libs/Dirty")
-        let next = try sandbox.modkit("sync", in: "ws")
-        #expect(next.out.contains("Dirty") && next.out.contains("followed origin/main"), "\(next.out)")
-        #expect(next.err.contains("Dirty: the commit left behind is saved as refs/modkit/backup/"), "\(next.err)")
+        let next = try sandbox.modkit("sync", "--json", in: "ws")
+        let followed = try #require(try sandbox.syncJSON(next).modules.first { $0["name"] as? String == "Dirty" })
+        #expect((followed["detail"] as? String)?.contains("followed origin/main, which was rewritten") == true, "\(followed)")
+        let backup = try #require(followed["backup"] as? String)
+        #expect(try sandbox.git("rev-parse", backup, in: "ws/Libs/Dirty") == oldTips["Dirty"])
         #expect(try sandbox.head(of: "Dirty") == newTips["Dirty"])
     }
 
