@@ -61,7 +61,7 @@ enum LockFile {
             close(descriptor)  // a live holder from a modkit that did not flock
             return .held(current)
         }
-        guard ftruncate(descriptor, 0) == 0, writeAll(descriptor, contents) else {
+        guard writeAll(descriptor, contents), ftruncate(descriptor, off_t(contents.utf8.count)) == 0 else {
             close(descriptor)
             return .held(current)
         }

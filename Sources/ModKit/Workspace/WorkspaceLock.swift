@@ -74,7 +74,8 @@ public final class WorkspaceLock: @unchecked Sendable {
                 replaced = holder ?? Holder(pid: 0, command: "unknown (lock file cut short)", since: Date(), host: me.host)
             case .held(let holder):
                 // Held by a process that is taking over a dead holder's lock and has not rewritten it yet.
-                if let holder, holder.host == me.host, !WorkspaceLock.isAlive(holder.pid), waits < 200 {
+                let settling = holder.map { $0.host == me.host && !WorkspaceLock.isAlive($0.pid) } ?? true
+                if settling, waits < 200 {
                     waits += 1
                     usleep(5_000)
                     continue
