@@ -31,15 +31,9 @@ enum UpstreamRewrite {
         return .keep(reason: "upstream was rewritten: \(upstreamName) was force-pushed, and \(branch) has \(own) commit\(own == 1 ? "" : "s") of its own on the old history (rebase them onto \(upstreamName), e.g. git rebase --onto \(upstreamName) \(newest.short) \(branch))")
     }
 
-    /// Saves the branch's old tip as `refs/modkit/backup/<stamp>/<branch>` (a free name) before it follows the rewrite.
+    /// Saves the branch's old tip as `refs/modkit/backup/<stamp>/<branch>` before it follows the rewrite.
     static func saveOldTip(_ repository: Repository, branch: String, commit: OID, stamp: String) throws -> String {
-        var name = "refs/modkit/backup/\(stamp)/\(branch)"
-        var counter = 2
-        while try repository.reference(name) != nil {
-            name = "refs/modkit/backup/\(stamp)/\(branch)-\(counter)"
-            counter += 1
-        }
-        try repository.setReference(name, to: commit, force: false, logMessage: "modkit sync: save \(branch) before following its rewritten upstream")
-        return name
+        try HeadBackup.save(repository, commit: commit, as: branch, stamp: stamp,
+                            logMessage: "modkit sync: save \(branch) before following its rewritten upstream")
     }
 }
