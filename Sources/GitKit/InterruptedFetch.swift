@@ -9,6 +9,22 @@ import Foundation
 let processStart = Date()
 
 extension Repository {
+    /// Removes `.lock` files a killed fetch left beside the refs it writes (remote-tracking branches, mirrored
+    /// tags), which would make every later fetch fail; only those older than this process.
+    func removeInterruptedRefLocks(remote: String) {
+        guard let objects = try? objectsDirectory() else { return }
+        let gitDirectory = URL(fileURLWithPath: objects).deletingLastPathComponent()
+        for folder in ["refs/remotes/\(remote)", "refs/modkit/remote-tags/\(remote)", "refs/tags"] {
+            let root = gitDirectory.appendingPathComponent(folder)
+            guard let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.contentModificationDateKey]) else { continue }
+            for case let file as URL in walker where file.lastPathComponent.hasSuffix(".lock") {
+                guard let modified = try? file.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate,
+                      modified < processStart else { continue }
+                try? FileManager.default.removeItem(at: file)
+            }
+        }
+    }
+
     /// Removes leftovers of interrupted fetches from `objects/pack`; returns the files removed (names only).
     @discardableResult
     func removeInterruptedFetchLeftovers() -> [String] {

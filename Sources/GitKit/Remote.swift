@@ -92,6 +92,7 @@ extension Repository {
         let handle = try lookupRemote(remote)
         var report = FetchReport()
         report.removedLeftovers = removeInterruptedFetchLeftovers()
+        removeInterruptedRefLocks(remote: remote)
         report.previousTips = try references(matching: "refs/remotes/\(remote)/*").reduce(into: [:]) { tips, reference in
             tips[reference.name.removingPrefix("refs/remotes/\(remote)/")] = reference.target
         }
