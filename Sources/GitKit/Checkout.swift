@@ -20,12 +20,13 @@ extension Repository {
         try check(git_repository_set_head_detached(pointer, &raw), "git_repository_set_head_detached")
     }
 
-    /// Moves a local branch forward to `commit` (`.nonFastForward` if that would lose commits); if it is HEAD, safely checks out the new tree first.
-    public func fastForward(branch: String, to commit: OID) throws {
+    /// Moves a local branch forward to `commit` (`.nonFastForward` if that would lose commits, unless `allowingRewrite`,
+    /// for a caller that saved them first); if it is HEAD, safely checks out the new tree first.
+    public func fastForward(branch: String, to commit: OID, allowingRewrite: Bool = false) throws {
         let ref = try lookupBranch(branch)
         let current = try peelToCommit(ref)
         if current == commit { return }
-        guard try isDescendant(commit, of: current) else {
+        guard try allowingRewrite || isDescendant(commit, of: current) else {
             throw GitError(code: .nonFastForward, errorClass: "reference",
                            message: "\(commit.short) does not contain \(branch) (\(current.short)); refusing to move it",
                            function: "fastForward")
@@ -36,7 +37,7 @@ extension Repository {
         }
         var raw = commit.gitOID
         _ = ReferenceHandle(try make("git_reference_set_target") {
-            git_reference_set_target(&$0, ref.pointer, &raw, "fast-forward \(branch) to \(commit.short)")
+            git_reference_set_target(&$0, ref.pointer, &raw, "\(allowingRewrite ? "follow rewritten upstream:" : "fast-forward") \(branch) to \(commit.short)")
         }, owner: self)
     }
 

@@ -39,6 +39,7 @@ extension Repository {
         modkit_git_fetch_options_set_depth(&cloneOptions.fetch_opts, Int32(options.depth))
         let box = RemoteCallbacksBox(transferProgress: options.progress)
         box.install(into: &cloneOptions.fetch_opts.callbacks)
+        box.installCheckoutProgress(into: &cloneOptions.checkout_opts)
         let pointer = try box.run { () throws(GitError) in
             try withOptionalCString(options.branch) { (branch) throws(GitError) in
                 cloneOptions.checkout_branch = branch

@@ -9,6 +9,8 @@ public struct GitError: Error, Sendable, CustomStringConvertible {
         case user
         case bareRepository, unbornBranch, unmerged, nonFastForward, invalidSpec, conflict, locked, modified
         case auth, certificate, uncommitted, invalid
+        /// A network operation heard nothing from the server for `GitKit.networkTimeout` seconds.
+        case timeout
         case other(Int32)
     }
 

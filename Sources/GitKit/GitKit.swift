@@ -43,6 +43,7 @@ public enum GitKit {
     /// Lazily and thread-safely evaluated once (Swift guarantees this for static lets). The certificate
     /// bundle libgit2 would parse here is loaded by the first network operation instead (TLSTrust).
     private static let initialization: Int32 = {
+        _ = processStart
         modkit_trust_defer_begin()
         defer { modkit_trust_defer_end() }
         return git_libgit2_init()

@@ -104,8 +104,13 @@ extension Repository {
 
     /// Every reference whose full name starts with `prefix`, resolved to its direct target, sorted by name.
     public func references(withPrefix prefix: String) throws -> [(name: String, target: OID)] {
+        try references(matching: prefix + "*").sorted { $0.name < $1.name }
+    }
+
+    /// Every reference matching a glob such as "refs/remotes/origin/*" (`*` also matches "/"), symbolic ones resolved.
+    public func references(matching glob: String) throws -> [(name: String, target: OID)] {
         let iterator = ReferenceIteratorHandle(
-            try make("git_reference_iterator_new") { git_reference_iterator_new(&$0, pointer) }, owner: self)
+            try make("git_reference_iterator_glob_new") { git_reference_iterator_glob_new(&$0, pointer, glob) }, owner: self)
         var found: [(name: String, target: OID)] = []
         while true {
             var raw: OpaquePointer?
@@ -114,15 +119,9 @@ extension Repository {
             try check(result, "git_reference_next")
             guard let raw else { continue }
             let ref = ReferenceHandle(raw, owner: self)
-            let name = ref.name
-            guard name.hasPrefix(prefix) else { continue }
-            if let target = ref.directTarget {
-                found.append((name, target))
-            } else if let target = try referenceTarget(name) {
-                found.append((name, target))
-            }
+            if let target = try ref.directTarget ?? referenceTarget(ref.name) { found.append((ref.name, target)) }
         }
-        return found.sorted { $0.name < $1.name }
+        return found
     }
 
     /// Creates or (with `force`) moves a direct reference, writing `logMessage` to its reflog.

@@ -4,7 +4,7 @@ internal import CLibgit2
 public enum TagDownload: Sendable {
     /// Tags pointing at fetched commits (git's default).
     case auto
-    /// Every tag of the remote.
+    /// Every tag of the remote; a local tag of the same name that names something else is kept, as git does.
     case all
     /// No tags beyond what the refspecs name.
     case none
@@ -25,6 +25,16 @@ public struct FetchOptions {
         self.downloadTags = downloadTags
         self.progress = progress
     }
+}
+
+/// What a fetch found besides the objects it downloaded.
+public struct FetchReport: Sendable, Equatable {
+    /// Remote tags not taken because a local tag of the same name names something else ("would clobber existing tag").
+    public var keptLocalTags: [String] = []
+    /// The remote-tracking tips before the fetch, by branch ("develop" for `refs/remotes/<remote>/develop`).
+    public var previousTips: [String: OID] = [:]
+    /// Leftovers of interrupted fetches removed from `objects/pack` first.
+    public var removedLeftovers: [String] = []
 }
 
 /// How `Repository.push` behaves.
@@ -77,15 +87,28 @@ extension Repository {
 
     /// Fetches from a remote and updates remote-tracking refs; empty `refspecs` uses the remote's configured ones.
     /// Like `git fetch`, it keeps fewer than `fetch.unpackLimit` (100) new objects as loose objects, not a pack.
-    public func fetch(remote: String, refspecs: [String] = [], options: FetchOptions = FetchOptions()) throws {
+    /// With `downloadTags: .all` the remote's tags are mirrored under `refs/modkit/remote-tags/<remote>/` and
+    /// copied to `refs/tags/` only where no local tag of that name exists: a local tag is never moved.
+    @discardableResult
+    public func fetch(remote: String, refspecs: [String] = [], options: FetchOptions = FetchOptions()) throws -> FetchReport {
         let handle = try lookupRemote(remote)
+        var report = FetchReport()
+        report.removedLeftovers = removeInterruptedFetchLeftovers()
+        removeInterruptedRefLocks(remote: remote)
+        report.previousTips = try references(matching: "refs/remotes/\(remote)/*").reduce(into: [:]) { tips, reference in
+            tips[reference.name.removingPrefix("refs/remotes/\(remote)/")] = reference.target
+        }
         var fetchOptions = git_fetch_options()
         try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
         fetchOptions.prune = options.prune ? GIT_FETCH_PRUNE : GIT_FETCH_PRUNE_UNSPECIFIED
+        var active = refspecs
         switch options.downloadTags {
         case .auto: fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_AUTO
-        case .all: fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_ALL
         case .none: fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        case .all:
+            fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+            if active.isEmpty { active = try configuredFetchRefspecs(handle) }
+            active.append("+refs/tags/*:\(Repository.tagMirrorPrefix(remote))*")
         }
         fetchOptions.proxy_opts.type = GIT_PROXY_AUTO
         modkit_git_fetch_options_set_depth(&fetchOptions, Int32(options.depth))
@@ -93,15 +116,17 @@ extension Repository {
         box.install(into: &fetchOptions.callbacks)
         let packsBefore = packNames()
         try box.run { () throws(GitError) in
-            if refspecs.isEmpty {
+            if active.isEmpty {
                 try check(git_remote_fetch(handle.pointer, nil, &fetchOptions, nil), "git_remote_fetch")
             } else {
-                try withStrarray(refspecs) { (array) throws(GitError) in
+                try withStrarray(active) { (array) throws(GitError) in
                     try check(git_remote_fetch(handle.pointer, array, &fetchOptions, nil), "git_remote_fetch")
                 }
             }
         }
         unpackSmallPacks(notIn: packsBefore)
+        if options.downloadTags == .all { report.keptLocalTags = try adoptMirroredTags(remote: remote) }
+        return report
     }
 
     /// Pushes `refspecs` (e.g. "refs/heads/main:refs/heads/main", "+…" to force); the remote's per-ref rejections are returned, transport failures and client-side non-fast-forward refusals (`.nonFastForward`) are thrown.
@@ -121,6 +146,12 @@ extension Repository {
             }
         }
         return results
+    }
+
+    private func configuredFetchRefspecs(_ remote: RemoteHandle) throws -> [String] {
+        var array = git_strarray()
+        try check(git_remote_get_fetch_refspecs(&array, remote.pointer), "git_remote_get_fetch_refspecs")
+        return takeStrarray(&array)
     }
 
     func lookupRemote(_ name: String) throws(GitError) -> RemoteHandle {

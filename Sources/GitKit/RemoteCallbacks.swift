@@ -49,6 +49,9 @@ final class RemoteCallbacksBox {
     /// Set when a closure asked to cancel, so the resulting error is reported as `.user`.
     private(set) var cancelled = false
 
+    /// Fails the operation when the server stays silent for `GitKit.networkTimeout` seconds.
+    let watchdog = NetworkWatchdog()
+
     init(transferProgress: ((TransferProgress) -> Bool)? = nil, authentication: RemoteAuthentication = GitKit.remoteAuthentication) {
         self.transferProgress = transferProgress
         session = CredentialSession(authentication: authentication)
@@ -60,29 +63,40 @@ final class RemoteCallbacksBox {
         callbacks.payload = Unmanaged.passUnretained(self).toOpaque()
         callbacks.credentials = { out, url, username, allowed, payload in
             guard let box = RemoteCallbacksBox.from(payload), let out else { return GIT_PASSTHROUGH.rawValue }
+            _ = box.watchdog?.touch()
             return box.session.acquire(out, url: url.map { String(cString: $0) },
                                        usernameFromURL: username.map { String(cString: $0) }, allowed: allowed)
         }
         callbacks.certificate_check = { cert, valid, host, payload in
             guard let box = RemoteCallbacksBox.from(payload), let cert else { return GIT_PASSTHROUGH.rawValue }
+            _ = box.watchdog?.touch()
             return box.session.checkCertificate(cert, valid: valid != 0, host: host.map { String(cString: $0) } ?? "")
         }
         callbacks.remote_ready = { remote, direction, payload in
             guard let box = RemoteCallbacksBox.from(payload), let remote else { return 0 }
+            _ = box.watchdog?.touch()
             let push = direction == GIT_DIRECTION_PUSH.rawValue
             guard let current = (push ? git_remote_pushurl(remote) : nil) ?? git_remote_url(remote) else { return 0 }
             guard let resolved = box.session.prepare(connecting: String(cString: current)) else { return 0 }
             return push ? git_remote_set_instance_pushurl(remote, resolved) : git_remote_set_instance_url(remote, resolved)
         }
-        if transferProgress != nil {
+        if transferProgress != nil || watchdog != nil {
             callbacks.transfer_progress = { stats, payload in
                 guard let box = RemoteCallbacksBox.from(payload), let stats else { return 0 }
+                guard box.watchdog?.touch() ?? true else { return GIT_EUSER.rawValue }
                 return box.verdict(box.transferProgress?(TransferProgress(stats.pointee)) ?? true)
             }
         }
-        if pushTransferProgress != nil {
+        if watchdog != nil {
+            callbacks.sideband_progress = { _, _, payload in
+                guard let box = RemoteCallbacksBox.from(payload) else { return 0 }
+                return box.watchdog?.touch() ?? true ? 0 : GIT_EUSER.rawValue
+            }
+        }
+        if pushTransferProgress != nil || watchdog != nil {
             callbacks.push_transfer_progress = { current, total, bytes, payload in
                 guard let box = RemoteCallbacksBox.from(payload) else { return 0 }
+                guard box.watchdog?.touch() ?? true else { return GIT_EUSER.rawValue }
                 return box.verdict(box.pushTransferProgress?(Int(current), Int(total), Int(bytes)) ?? true)
             }
         }
@@ -95,17 +109,29 @@ final class RemoteCallbacksBox {
         }
     }
 
+    /// Makes checkout progress count as a sign of life, for a clone that checks out after downloading.
+    func installCheckoutProgress(into options: inout git_checkout_options) {
+        guard watchdog != nil else { return }
+        options.progress_payload = Unmanaged.passUnretained(self).toOpaque()
+        options.progress_cb = { _, _, _, payload in _ = RemoteCallbacksBox.from(payload)?.watchdog?.touch() }
+    }
+
     /// Runs a libgit2 call that uses this box, keeping it alive and turning a cancellation into `.user`.
     @discardableResult
     func run<T>(_ body: () throws(GitError) -> T) throws(GitError) -> T {
+        watchdog?.start()
         let result = withExtendedLifetime(self) { Result { () throws(GitError) -> T in try body() } }
+        watchdog?.stop()
         switch result {
         case .success(let value):
             session.succeeded()
             return value
         case .failure(var error):
             error.message = redactingSecrets(error.message)
-            if let failure = session.failure {
+            if let watchdog, watchdog.timedOut {
+                error.code = .timeout
+                error.message = "timed out after \(Int(watchdog.timeout)) s without data from the server"
+            } else if let failure = session.failure {
                 error.code = failure.code
                 error.message = failure.message
             } else if cancelled {

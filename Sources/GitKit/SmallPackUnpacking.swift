@@ -40,7 +40,7 @@ extension Repository {
         return 100
     }
 
-    private func objectsDirectory() throws(GitError) -> String {
+    func objectsDirectory() throws(GitError) -> String {
         var buf = git_buf()
         try check(git_repository_item_path(&buf, pointer, GIT_REPOSITORY_ITEM_OBJECTS), "git_repository_item_path")
         let path = takeBuf(&buf)

@@ -39,3 +39,21 @@ extension Repository {
         return (upstream, OID(oid))
     }
 }
+
+extension Repository {
+    /// The commits a reference pointed at according to its reflog, newest first, at most `limit` entries read.
+    public func reflogTargets(_ reference: String, limit: Int = 50) throws -> [OID] {
+        let reflog = try make("git_reflog_read") { git_reflog_read(&$0, pointer, reference) }
+        defer { git_reflog_free(reflog) }
+        var targets: [OID] = []
+        for index in 0..<min(git_reflog_entrycount(reflog), limit) {
+            guard let entry = git_reflog_entry_byindex(reflog, index) else { continue }
+            for id in [git_reflog_entry_id_new(entry), git_reflog_entry_id_old(entry)] {
+                guard let id, git_oid_is_zero(id) == 0 else { continue }
+                let oid = OID(id.pointee)
+                if !targets.contains(oid) { targets.append(oid) }
+            }
+        }
+        return targets
+    }
+}

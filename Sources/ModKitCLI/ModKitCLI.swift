@@ -83,7 +83,7 @@ public enum ModKitCLI {
             }
             let directory = try workingDirectory(parsed)
             if spec.reachesRemotes {
-                RemoteAccess.configure(acceptNewHostKeys: parsed.flag("accept-new-host-keys"))
+                try RemoteAccess.configure(acceptNewHostKeys: parsed.flag("accept-new-host-keys"))
             }
             let context = Context(command: spec, arguments: parsed, console: console, workingDirectory: directory)
             return try command.run(context)

@@ -50,7 +50,7 @@ public enum SnapshotCatalog {
     static func load(_ name: String, in manifestRepository: ManifestRepository) throws -> (snapshot: Snapshot, commit: OID) {
         let repository = manifestRepository.repository
         if try repository.reference("refs/tags/\(name)") == nil, let remote = try? manifestRepository.pushRemote(branch: nil) {
-            try? repository.fetch(remote: remote.remote, options: FetchOptions(downloadTags: .all))
+            _ = try? repository.fetch(remote: remote.remote, options: FetchOptions(downloadTags: .all))
         }
         guard try repository.reference("refs/tags/\(name)") != nil else {
             let known = (try? repository.tagNames()) ?? []

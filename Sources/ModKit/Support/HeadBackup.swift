@@ -10,13 +10,18 @@ enum HeadBackup {
             guard let tip = try? repository.resolveCommit(reference.name) else { continue }
             if try tip == commit || repository.isDescendant(tip, of: commit) { return nil }
         }
-        var name = "refs/modkit/backup/\(stamp)/HEAD"
+        return try save(repository, commit: commit, as: "HEAD", stamp: stamp, logMessage: "\(command): save detached HEAD before moving")
+    }
+
+    /// Saves `commit` as `refs/modkit/backup/<stamp>/<label>` (or `<label>-2`, … when taken); returns the reference.
+    static func save(_ repository: Repository, commit: OID, as label: String, stamp: String, logMessage: String) throws -> String {
+        var name = "refs/modkit/backup/\(stamp)/\(label)"
         var counter = 2
         while try repository.reference(name) != nil {
-            name = "refs/modkit/backup/\(stamp)/HEAD-\(counter)"
+            name = "refs/modkit/backup/\(stamp)/\(label)-\(counter)"
             counter += 1
         }
-        try repository.setReference(name, to: commit, force: false, logMessage: "\(command): save detached HEAD before moving")
+        try repository.setReference(name, to: commit, force: false, logMessage: logMessage)
         return name
     }
 }

@@ -111,21 +111,50 @@ struct ModuleSyncer {
             try repository.addRemote(remote, url: url)
             notes.append("added remote '\(remote)'")
         case let current? where current != url:
+            guard try repository.sharesHistory(withRepositoryAt: url) else {
+                throw ModKitError(
+                    "the manifest url \(Redact.url(url)) has no history in common with \(module.path); remote '\(remote)' still points at \(Redact.url(current))",
+                    hint: "if the module really moved to another repository, move \(module.path) away and run modkit sync again to clone it; otherwise fix its url in modkit.yml")
+            }
             try repository.setRemoteURL(remote, url: url)
-            notes.append("remote '\(remote)' now points at the manifest url (was \(Redact.url(current)))")
+            notes.append("remote '\(remote)' now points at \(Redact.url(url)), which shares its history (was \(Redact.url(current)))")
         default:
             break
         }
-        try repository.fetch(remote: remote, options: FetchOptions(downloadTags: .all, progress: progress))
+        let fetched = try repository.fetch(remote: remote, options: FetchOptions(prune: true, downloadTags: .all, progress: progress))
+        if !fetched.keptLocalTags.isEmpty {
+            let names = fetched.keptLocalTags
+            notes.append("kept local tag\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) (would clobber existing tag: the remote's differs)")
+        }
         try SpecialRef.fetch(revision, remote: remote, in: repository, options: FetchOptions(progress: progress))
-        let target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
-        var outcome = try move(repository, to: target)
+        var outcome: ModuleSyncResult
+        if let gone = try goneUpstream(repository, previousTips: fetched.previousTips) {
+            outcome = kept(gone, commit: try repository.head().commit)
+        } else {
+            let target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
+            outcome = try move(repository, to: target, previousTips: fetched.previousTips)
+        }
+        if !fetched.keptLocalTags.isEmpty { outcome.keptLocalTags = fetched.keptLocalTags }
         if !notes.isEmpty { outcome.detail += "; " + notes.joined(separator: "; ") }
         return outcome
     }
 
+    /// "upstream gone: …" when the manifest branch, or the branch checked out, was deleted on the remote (and pruned now).
+    private func goneUpstream(_ repository: Repository, previousTips: [String: OID]) throws -> String? {
+        if let revision, previousTips[revision] != nil, try repository.remoteBranchTarget(remote: remote, branch: revision) == nil,
+           try repository.reference("refs/tags/\(revision)") == nil {
+            return "upstream gone: \(remote)/\(revision) was deleted on the remote; \(revision) is left as it is (push it again, or change the module's revision in modkit.yml)"
+        }
+        if case .branch(let current, _) = try repository.head(), current != revision,
+           let (upstream, target) = try repository.tracking(ofBranch: current), target == nil,
+           upstream.hasPrefix(remote + "/"), previousTips[String(upstream.dropFirst(remote.count + 1))] != nil {
+            return "upstream gone: \(upstream) was deleted on the remote; \(current) is left as it is (push it again, or switch branches)"
+        }
+        return nil
+    }
+
     /// Moves HEAD to the target when that loses nothing; otherwise explains why it stays.
-    private func move(_ repository: Repository, to target: RevisionTarget) throws -> ModuleSyncResult {
+    private func move(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleSyncResult {
         let head = try repository.head()
         let dirty = !(try repository.status(untracked: false).isClean)  // untracked files never count
         var outcome: ModuleSyncResult
@@ -142,6 +171,14 @@ struct ModuleSyncer {
                 let count = try repository.aheadBehind(local: local, upstream: commit).behind
                 try repository.fastForward(branch: name, to: commit)
                 outcome = result(.updated, "fast-forwarded \(name) by \(count) commit\(count == 1 ? "" : "s")")
+                outcome.previousCommit = local.hex
+            } else if let rewrite = try UpstreamRewrite.classify(repository, remote: remote, branch: name, local: local,
+                                                                 upstream: commit, previous: previousTips[name]) {
+                guard case .follow = rewrite else { return kept(rewrite.reason, commit: local) }
+                if dirty { return kept("local changes; \(rewrite.reason)", commit: local) }
+                outcome = result(.updated, "followed \(remote)/\(name), which was rewritten (force-pushed)")
+                outcome.backup = try UpstreamRewrite.saveOldTip(repository, branch: name, commit: local, stamp: backupStamp)
+                try repository.fastForward(branch: name, to: commit, allowingRewrite: true)
                 outcome.previousCommit = local.hex
             } else if try repository.isDescendant(local, of: commit) {
                 let ahead = try repository.aheadBehind(local: local, upstream: commit).ahead

@@ -70,23 +70,3 @@ public enum WorkspaceInitializer {
         return (manifest, ignored)
     }
 }
-
-/// Appends entries to a `.gitignore` file without touching its existing lines.
-public enum GitIgnore {
-    /// Adds `/path/` for each path not already listed; returns the paths it added.
-    @discardableResult
-    public static func add(_ paths: [String], to file: URL) throws -> [String] {
-        let existing = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
-        let present = Set(existing.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) })
-        let missing = paths.filter { path in
-            !present.contains(path) && !present.contains("/\(path)") && !present.contains("/\(path)/") && !present.contains("\(path)/")
-        }
-        guard !missing.isEmpty else { return [] }
-        var text = existing
-        if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
-        if !text.contains("# module repositories (modkit)") { text += "# module repositories (modkit)\n" }
-        text += missing.map { "/\($0)/\n" }.joined()
-        try AtomicFile.write(Data(text.utf8), to: file)
-        return missing
-    }
-}

@@ -43,35 +43,49 @@ public final class WorkspaceLock: @unchecked Sendable {
     public let file: URL
     /// A stale lock from a dead process that this lock replaced, so the caller can say so.
     public let replacedStaleHolder: Holder?
+    /// The open lock file, `flock`ed for as long as this process holds the lock (the kernel drops it when the process dies).
+    private var descriptor: Int32
     private var released = false
 
     /// Takes the lock of the workspace at `root` for `command`, or throws naming the holder.
+    ///
+    /// A new lock file is written in full beside the lock, `flock`ed, then `link`ed into place, so it never
+    /// appears empty or unlocked. A stale lock is taken over only by the one process that gets its `flock`,
+    /// and only when the holder it names is dead: two commands started together after a crash never both proceed.
     public init(root: URL, command: String) throws {
         let directory = root.appendingPathComponent(".modkit", isDirectory: true)
         try PrivateState.prepare(directory)
         file = directory.appendingPathComponent("lock")
         let me = Holder(pid: getpid(), command: command, since: Date(), host: ProcessInfo.processInfo.hostName)
         var replaced: Holder?
+        var waits = 0
         while true {
-            if WorkspaceLock.create(file, contents: me.text) { break }
-            guard let text = try? String(contentsOf: file, encoding: .utf8) else {
-                continue  // removed between our attempt and the read: try again
+            if let created = try LockFile.publish(file.path, contents: me.text) {
+                descriptor = created
+                break
             }
-            guard let holder = Holder(parsing: text) else {
-                // A lock file cut short by a crash while being written: nobody can hold it.
-                try? FileManager.default.removeItem(at: file)
+            switch LockFile.takeOver(file.path, from: { holder in
+                holder.map { $0.host == me.host && !WorkspaceLock.isAlive($0.pid) } ?? true
+            }, contents: me.text) {
+            case .vanished:
                 continue
+            case .taken(let taken, let holder):
+                descriptor = taken
+                replaced = holder ?? Holder(pid: 0, command: "unknown (lock file cut short)", since: Date(), host: me.host)
+            case .held(let holder):
+                // Held by a process that is taking over a dead holder's lock and has not rewritten it yet.
+                let settling = holder.map { $0.host == me.host && !WorkspaceLock.isAlive($0.pid) } ?? true
+                if settling, waits < 200 {
+                    waits += 1
+                    usleep(5_000)
+                    continue
+                }
+                let who = holder.map { "pid \($0.pid) ('\($0.command)') since \(ISO8601DateFormatter().string(from: $0.since))" }
+                    ?? "a process that is writing it"
+                throw ModKitError("another modkit command holds the workspace lock: \(who)",
+                                  hint: "wait for it to finish; if that process is gone, remove \(file.path)")
             }
-            if holder.host == me.host && !WorkspaceLock.isAlive(holder.pid) {
-                try? FileManager.default.removeItem(at: file)
-                replaced = holder
-                continue
-            }
-            let since = ISO8601DateFormatter().string(from: holder.since)
-            throw ModKitError(
-                "another modkit command holds the workspace lock: pid \(holder.pid) ('\(holder.command)') since \(since)",
-                hint: "wait for it to finish; if that process is gone, remove \(file.path)"
-            )
+            break
         }
         replacedStaleHolder = replaced
     }
@@ -80,23 +94,14 @@ public final class WorkspaceLock: @unchecked Sendable {
     public func release() {
         guard !released else { return }
         released = true
-        try? FileManager.default.removeItem(at: file)
+        if LockFile.isSameFile(descriptor, file.path) { unlink(file.path) }
+        close(descriptor)
     }
 
     deinit { release() }
 
-    /// Creates the lock file only if it does not exist (O_EXCL), with its whole contents in one write.
-    private static func create(_ file: URL, contents: String) -> Bool {
-        let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        let bytes = Array(contents.utf8)
-        _ = bytes.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count) }
-        return true
-    }
-
-    private static func isAlive(_ pid: Int32) -> Bool {
-        kill(pid, 0) == 0 || errno == EPERM
+    static func isAlive(_ pid: Int32) -> Bool {
+        pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
     }
 }
 
@@ -106,10 +111,13 @@ public enum PrivateState {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let ignore = directory.appendingPathComponent(".gitignore")
         // It ignores itself too, so a command that writes it leaves the manifest repository clean.
-        let former = "# modkit's private state; snapshots/ is committed.\n/lock\n/release/\n"
+        let current = "# modkit's private state (this file included); snapshots/ is committed.\n/lock\n/release/\n/placed\n/.gitignore\n"
+        let former = ["# modkit's private state; snapshots/ is committed.\n/lock\n/release/\n",
+                      "# modkit's private state (this file included); snapshots/ is committed.\n/lock\n/release/\n/.gitignore\n",
+                      "# modkit's private state; snapshots/ is committed.\n/lock\n/release/\n/placed\n"]
         let existing = FileManager.default.contents(atPath: ignore.path)
-        if existing == nil || existing == Data(former.utf8) {
-            try AtomicFile.write(Data("# modkit's private state (this file included); snapshots/ is committed.\n/lock\n/release/\n/.gitignore\n".utf8), to: ignore)
+        if existing == nil || former.contains(where: { existing == Data($0.utf8) }) {
+            try AtomicFile.write(Data(current.utf8), to: ignore)
         }
     }
 }

@@ -45,6 +45,9 @@ enum StatusCommand: Command {
         } else {
             print(statuses, manifest: manifest, workspace: workspace, context: context)
         }
+        for orphan in PlacedModules.orphans(in: workspace) where !orphan.work.isEmpty {
+            context.console.warning(orphan.advice)
+        }
         for status in statuses where status.state == .error {
             context.console.error("\(status.name): \(status.error ?? "unreadable")")
         }

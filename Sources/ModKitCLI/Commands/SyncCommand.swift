@@ -42,6 +42,8 @@ enum SyncCommand: Command {
         var summary: [String: Int]
         /// With --rebase: the topic branches replayed, or kept and why.
         var rebased: [TopicRebaseResult]?
+        /// Directories sync placed that are no longer modules of the manifest.
+        var orphaned: [OrphanedModule]
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -92,14 +94,19 @@ enum SyncCommand: Command {
         for note in workspace.manifest.importNotes { context.console.warning(note) }
         let rebased = context.arguments.flag("rebase") ? TopicRebase.run(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) : nil
         let ignored = (try? Syncer.ignoreModuleRepositories(in: workspace)) ?? []
+        try? PlacedModules.record(workspace)
+        let orphans = PlacedModules.orphans(in: workspace)
 
         let counts = Dictionary(results.map { ($0.outcome.rawValue, 1) }, uniquingKeysWith: +)
         if context.json {
-            try context.printJSON(Report(manifest: manifestUpdate, modules: results, summary: counts, rebased: rebased))
+            try context.printJSON(Report(manifest: manifestUpdate, modules: results, summary: counts, rebased: rebased, orphaned: orphans))
         } else {
             printSummary(results, progress: progress, context: context)
             if !ignored.isEmpty {
                 context.console.info("Added \(ignored.count) module path\(ignored.count == 1 ? "" : "s") to the manifest repository's .gitignore.")
+            }
+            for orphan in orphans {
+                if orphan.work.isEmpty { context.console.info(orphan.advice) } else { context.console.warning(orphan.advice) }
             }
         }
         for rebase in rebased ?? [] where !context.json {
@@ -145,6 +152,10 @@ enum SyncCommand: Command {
         if !failed.isEmpty {
             context.console.diagnostic("\nFailed:")
             for result in failed { context.console.diagnostic("  " + progress.line(for: result)) }
+        }
+        for result in results {
+            guard let tags = result.keptLocalTags else { continue }
+            context.console.warning("\(result.name): kept your local tag\(tags.count == 1 ? "" : "s") \(tags.joined(separator: ", ")) (would clobber existing tag); the remote's differ\(tags.count == 1 ? "s" : ""): compare with git -C \(result.path) ls-remote --tags origin")
         }
         for result in results where result.backup != nil {
             context.console.warning("\(result.name): the commit left behind is saved as \(result.backup!) (git -C \(result.path) log \(result.backup!))")

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Crashes and races around `modkit sync`: fetches killed mid-pack, syncs started together on a stale lock,
+/// and the manifest repository's `.gitignore` in encodings modkit does not write itself.
+@Suite(.serialized) struct SyncFetchInterruptEndToEndTests {
+    @Test func killedFetchesLeaveNoTemporaryPackAfterTheNextSync() throws {
+        let sandbox = try Sandbox()
+        try sandbox.makeRemote("Big")
+        try sandbox.writeManifest([("Big", nil)])
+        #expect(try sandbox.modkit("sync", in: "ws").status == 0)
+        let pack = sandbox.url("ws/Libs/Big/.git/objects/pack").path
+        func leftovers() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: pack)) ?? []).filter { $0.hasPrefix("pack_git2_") || $0.hasSuffix(".lock") }
+        }
+        func pushBigCommit(_ round: Int) throws {
+            _ = try sandbox.run("/bin/sh", ["-c", "head -c 12000000 /dev/urandom > Big\(round).bin"], in: sandbox.url("src/Big"))
+            try sandbox.pushNewCommit("Big", file: "CHANGES.md", text: "round \(round)\n")
+        }
+        try pushBigCommit(0)
+        var interrupted = 0
+        for round in 1...6 {
+            let process = try sandbox.spawnModkit(["sync"], in: "ws")
+            usleep(UInt32.random(in: 150_000...1_200_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if !leftovers().isEmpty { interrupted += 1 }
+            if try sandbox.head(of: "Big") == sandbox.remoteHead("Big") { try pushBigCommit(round) }
+        }
+        #expect(interrupted > 0, "no kill landed during a fetch")
+
+        let result = try sandbox.modkit("sync", in: "ws")
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try sandbox.head(of: "Big") == sandbox.remoteHead("Big"))
+        #expect(leftovers().isEmpty, "\(leftovers())")
+        #expect(try sandbox.git("fsck", "--no-progress", "--strict", in: "ws/Libs/Big").isEmpty)
+        let counts = try sandbox.git("count-objects", "-v", in: "ws/Libs/Big")
+        #expect(counts.contains("garbage: 0") && counts.contains("size-garbage: 0"), "\(counts)")
+    }
+
+    @Test func syncsStartedTogetherOnAStaleLockLetExactlyOneProceed() throws {
+        let sandbox = try Sandbox()
+        try sandbox.makeRemote("Core")
+        let server = try SilentServer(sandbox: sandbox)
+        defer { server.stop() }
+        // The stalled module keeps the winner busy (and holding the lock) for the timeout.
+        try sandbox.writeRemoteManifest([
+            ("Core", "file://\(sandbox.url("remotes/Core.git").path)"),
+            ("Stalled", "git://127.0.0.1:\(server.port)/Stalled.git"),
+        ])
+        try FileManager.default.createDirectory(at: sandbox.url("ws/.modkit"), withIntermediateDirectories: true)
+        let dead = try Spawn.start("/bin/true", [], environment: sandbox.environment, directory: sandbox.root.path,
+                                   stdout: "/dev/null", stderr: "/dev/null")
+        _ = Spawn.wait(dead)
+        var environment = sandbox.environment
+        environment["MODKIT_TIMEOUT"] = "3"
+        for round in 1...3 {
+            try sandbox.write("pid: \(dead)\ncommand: modkit sync\nsince: 2026-11-30T12:00:00Z\nhost: \(ProcessInfo.processInfo.hostName)\n",
+                              to: "ws/.modkit/lock")
+            let runs = try (0..<8).map { index -> (pid: pid_t, err: String) in
+                let err = sandbox.url("lock-\(round)-\(index).err").path
+                let pid = try Spawn.start(Sandbox.modkitBinary.path, ["sync"], environment: environment,
+                                          directory: sandbox.url("ws").path, stdout: "/dev/null", stderr: err)
+                return (pid, err)
+            }
+            let finished = runs.map { run in (pid: run.pid, status: Spawn.wait(run.pid),
+                                              err: (try? String(contentsOfFile: run.err, encoding: .utf8)) ?? "") }
+            let winners = finished.filter { $0.err.contains("took over a stale workspace lock left by pid \(dead)") }
+            #expect(winners.count == 1, "round \(round): \(finished.map(\.err))")
+            guard let winner = winners.first else { continue }
+            for loser in finished where loser.pid != winner.pid {
+                #expect(loser.status == 1)
+                #expect(loser.err.contains("another modkit command holds the workspace lock: pid \(winner.pid) ('modkit sync')"),
+                        "round \(round): \(loser.err)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/.modkit/lock").path))
+        }
+    }
+
+    @Test func theManifestRepositorysGitignoreKeepsEveryByte() throws {
+        let variants: [(name: String, bytes: [UInt8], newline: [UInt8])] = [
+            ("latin1-no-final-newline", Array("build/\n# caf".utf8) + [0xE9] + Array("\n*.o".utf8), [10]),
+            ("crlf", Array("build/\r\n# caf".utf8) + [0xE9] + Array("\r\n*.o\r\n".utf8), [13, 10]),
+            ("crlf-no-final-newline", Array("build/\r\n# na".utf8) + [0xEF, 0xF6] + Array("ve\r\n*.o".utf8), [13, 10]),
+        ]
+        for variant in variants {
+            let sandbox = try Sandbox()
+            try sandbox.makeRemote("Core")
+            try sandbox.writeManifest([("Core", nil)])
+            try sandbox.git("init", "-q", in: "ws")
+            let file = sandbox.url("ws/.gitignore")
+            try Data(variant.bytes).write(to: file)
+
+            let result = try sandbox.modkit("sync", in: "ws")
+            #expect(result.status == 0, "\(variant.name): \(result.err)")
+            let separator = variant.bytes.last == 10 ? [] : variant.newline
+            let expected = variant.bytes + separator + Array("# module repositories (modkit)".utf8) + variant.newline
+                + Array("/Libs/Core/".utf8) + variant.newline
+            #expect(Array(try Data(contentsOf: file)) == expected, "\(variant.name)")
+            #expect(try sandbox.git("check-ignore", "Libs/Core/Core.podspec", in: "ws") == "Libs/Core/Core.podspec", "\(variant.name)")
+
+            // Already listed: a second sync leaves the file exactly as it is.
+            #expect(try sandbox.modkit("sync", in: "ws").status == 0)
+            #expect(Array(try Data(contentsOf: file)) == expected, "\(variant.name)")
+        }
+    }
+}
