@@ -87,6 +87,15 @@ extension Repository {
         return OID(oid)
     }
 
+    /// The raw bytes of a blob.
+    public func blobContent(_ id: OID) throws -> Data {
+        var raw = id.gitOID
+        let blob = ObjectHandle(try make("git_object_lookup") { git_object_lookup(&$0, pointer, &raw, GIT_OBJECT_BLOB) }, owner: self)
+        let size = Int(git_blob_rawsize(blob.pointer))
+        guard size > 0, let bytes = git_blob_rawcontent(blob.pointer) else { return Data() }
+        return Data(bytes: bytes, count: size)
+    }
+
     /// The blob id the index holds for `path` (stage 0); nil when the index has no such entry.
     public func indexBlobID(_ path: String) throws -> OID? {
         let index = try openIndex()
@@ -112,21 +121,26 @@ extension Repository {
         return paths.sorted()
     }
 
-    /// Finishes a move that was cut short: writes `commit`'s tree over whatever the work tree holds, then points HEAD
-    /// at `branch` (or detaches it at `commit`). Only for a caller that has checked every changed path already
-    /// holds its old or its new content, so nothing of the user's is overwritten.
+    /// Finishes a move to `commit` that was cut short while HEAD still names the old commit: removes the files the
+    /// move adds, forces the work tree and index back to HEAD, then moves with the usual safe checkout to `branch`
+    /// (or detached at `commit`). Only for a caller that has checked every changed path holds its old content, its
+    /// new content or the start of it, so nothing of the user's is overwritten.
     public func completeInterruptedCheckout(branch: String?, commit: OID) throws {
-        let object = try lookupCommit(commit)
+        guard let head = try referenceTarget("HEAD"), var root = workdir else { return }
+        while root.hasSuffix("/") { root.removeLast() }
+        for change in try treeChanges(from: head, to: commit) where change.old == nil {
+            var info = stat()
+            let path = root + "/" + change.path
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { continue }
+            unlink(path)
+            var parent = (change.path as String).split(separator: "/").dropLast()
+            while !parent.isEmpty, rmdir(root + "/" + parent.joined(separator: "/")) == 0 { parent = parent.dropLast() }
+        }
+        let object = try lookupCommit(head)
         var options = git_checkout_options()
         try check(git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION)), "git_checkout_options_init")
-        options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue
+        options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue | GIT_CHECKOUT_RECREATE_MISSING.rawValue
         try check(git_checkout_tree(pointer, object.pointer, &options), "git_checkout_tree")
-        if let branch {
-            let ref = try lookupBranch(branch)
-            try check(git_repository_set_head(pointer, ref.name), "git_repository_set_head")
-        } else {
-            var raw = commit.gitOID
-            try check(git_repository_set_head_detached(pointer, &raw), "git_repository_set_head_detached")
-        }
+        if let branch { try checkoutBranch(branch) } else { try checkoutDetached(commit) }
     }
 }

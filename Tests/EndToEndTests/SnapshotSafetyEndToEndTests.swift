@@ -79,9 +79,146 @@ import Testing
         }
         #expect(try sandbox.userFileContents(["Mod01", "Mod10"]) == users)
     }
+
+    @Test func killedCheckoutsOfFortyRepositoriesFinishOnTheNextCheckout() throws {
+        let sandbox = try Sandbox()
+        let names = try sandbox.makeTwoSnapshotProduct(Int(ProcessInfo.processInfo.environment["KILL_MODULES"] ?? "40")!, files: 200)
+        let userModules = ["Mod01", "Mod03"]
+        for name in userModules { _ = try sandbox.addUserFiles(to: name) }
+        let users = try sandbox.userFileContents(userModules)
+        let refsBefore = try names.map { try sandbox.reachable(in: "ws/Libs/\($0)") }
+        try sandbox.copyWorkspace(from: "ws", to: "pristine")
+
+        // The state one uninterrupted checkout reaches is the state every killed one must end in.
+        let start = Date()
+        let clean = try sandbox.modkit("checkout", "v1", in: "ws")
+        let duration = Date().timeIntervalSince(start)
+        #expect(clean.status == 0, "\(clean.err)")
+        let snapshot = try sandbox.snapshotFile("v1")
+        for name in names {
+            #expect(try sandbox.head(of: name) == sandbox.snapshotFields(snapshot, module: name)["commit"])
+            #expect(try sandbox.git("status", "--porcelain", "-uno", in: "ws/Libs/\(name)") == "")
+        }
+        #expect(try sandbox.git("rev-parse", "HEAD", in: "ws") == sandbox.tagCommit("v1", in: "ws"))
+        #expect(try names.map { try sandbox.reachable(in: "ws/Libs/\($0)") } == refsBefore)
+        let expected = try sandbox.repositoryReport(names)
+        #expect(!expected.contains("error") && !expected.contains("dangling"), "\(expected)")
+
+        var cutShort = 0
+        let rounds = Int(ProcessInfo.processInfo.environment["KILL_ROUNDS"] ?? "30")!
+        for round in 0..<rounds {
+            try sandbox.copyWorkspace(from: "pristine", to: "ws")
+            let process = try sandbox.spawnModkit(["checkout", "v1"], in: "ws")
+            usleep(UInt32(Double.random(in: 0.3...1.0) * duration * 1_000_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if FileManager.default.fileExists(atPath: sandbox.url("ws/.modkit/journal/checkout.json").path) {
+                cutShort += 1
+                let status = try sandbox.modkit("status", in: "ws")
+                #expect(status.err.contains("a checkout of snapshot v1 was interrupted") && status.err.contains("'modkit checkout v1'"),
+                        "round \(round): \(status.err)")
+            }
+            let again = try sandbox.modkit("checkout", "v1", in: "ws")
+            #expect(again.status == 0, "round \(round): \(again.err.prefix(1500))")
+            let report = try sandbox.repositoryReport(names)
+            #expect(report == expected, "round \(round): \(Sandbox.lineDifference(expected, report))")
+            #expect(try sandbox.userFileContents(userModules) == users, "round \(round)")
+            #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/.modkit/journal/checkout.json").path))
+        }
+        #expect(cutShort >= rounds / 3, "only \(cutShort) of \(rounds) kills landed while repositories were moving")
+    }
+
+    @Test func killedTagsLeaveNoSnapshotOrACompleteOne() throws {
+        let sandbox = try Sandbox()
+        let names = try sandbox.makeProduct(6)
+        try sandbox.write("the user's scratch file\n", to: "ws/scratch.txt")
+        let porcelain = try sandbox.git("status", "--porcelain", in: "ws")
+        #expect(porcelain == "?? scratch.txt")
+        let before = try sandbox.git("rev-parse", "HEAD", in: "ws")
+        let heads = try names.map { try sandbox.head(of: $0) }
+        try sandbox.copyWorkspace(from: "ws", to: "pristine")
+
+        let start = Date()
+        let clean = try sandbox.modkit("tag", "v1", in: "ws")
+        let duration = Date().timeIntervalSince(start)
+        #expect(clean.status == 0, "\(clean.err)")
+        try expectCompleteSnapshot(sandbox, names: names, heads: heads, parent: before, porcelain: porcelain, "uninterrupted")
+
+        var outcomes: [String: Int] = [:]
+        for round in 0..<30 {
+            try sandbox.copyWorkspace(from: "pristine", to: "ws")
+            let process = try sandbox.spawnModkit(["tag", "v1"], in: "ws")
+            usleep(UInt32(Double.random(in: 0...1.1) * duration * 1_000_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let head = try sandbox.git("rev-parse", "HEAD", in: "ws")
+            if FileManager.default.fileExists(atPath: sandbox.url("ws/.modkit/journal/tag.json").path) {
+                outcomes["cut short (journal)", default: 0] += 1
+                #expect(head == before || sandbox.tagCommit("v1", in: "ws") == head, "round \(round)")
+            } else if head == before {
+                outcomes["nothing yet", default: 0] += 1
+                let now = try sandbox.git("status", "--porcelain", in: "ws")
+                #expect(now == porcelain, "round \(round): \(now)")
+                #expect(sandbox.tagCommit("v1", in: "ws") == nil, "round \(round)")
+                for name in names { #expect(sandbox.tagCommit("v1", in: "ws/Libs/\(name)") == nil, "round \(round): \(name)") }
+            } else {
+                outcomes["complete", default: 0] += 1
+                try expectCompleteSnapshot(sandbox, names: names, heads: heads, parent: before, porcelain: porcelain, "round \(round)")
+            }
+            let again = try sandbox.modkit("tag", "v1", in: "ws")
+            #expect(again.status == 0, "round \(round): \(again.err)")
+            try expectCompleteSnapshot(sandbox, names: names, heads: heads, parent: before, porcelain: porcelain, "round \(round), again")
+        }
+        #expect((outcomes["cut short (journal)"] ?? 0) >= 5, "\(outcomes)")
+    }
+
+    /// The snapshot commit on top of `parent` holds the snapshot file, the tag `v1` is on it and on every module's HEAD,
+    /// the index and work tree agree with it, and no journal is left.
+    private func expectCompleteSnapshot(_ sandbox: Sandbox, names: [String], heads: [String], parent: String, porcelain: String,
+                                        _ context: String) throws {
+        let head = try sandbox.git("rev-parse", "HEAD", in: "ws")
+        #expect(try sandbox.git("rev-parse", "HEAD~1", in: "ws") == parent, "\(context)")
+        #expect(sandbox.tagCommit("v1", in: "ws") == head, "\(context)")
+        let now = try sandbox.git("status", "--porcelain", in: "ws")
+        #expect(now == porcelain, "\(context): \(now)")
+        #expect(try sandbox.git("ls-files", "--stage", ".modkit/snapshots/v1.yml", in: "ws").contains(
+            try sandbox.git("rev-parse", "HEAD:.modkit/snapshots/v1.yml", in: "ws")), "\(context)")
+        #expect(try sandbox.read("ws/.modkit/snapshots/v1.yml") == sandbox.git("show", "HEAD:.modkit/snapshots/v1.yml", in: "ws") + "\n",
+                "\(context)")
+        for (name, commit) in zip(names, heads) { #expect(sandbox.tagCommit("v1", in: "ws/Libs/\(name)") == commit, "\(context): \(name)") }
+        #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/.modkit/journal/tag.json").path), "\(context)")
+    }
 }
 
 extension Sandbox {
+    /// Replaces `destination` with a copy of `source` (`cp -a`), both relative to the sandbox.
+    func copyWorkspace(from source: String, to destination: String) throws {
+        try? FileManager.default.removeItem(at: url(destination))
+        let result = try run("/bin/cp", ["-a", url(source).path, url(destination).path], in: root)
+        guard result.status == 0 else { throw SandboxError("cp -a: \(result.err)") }
+    }
+
+    /// For the manifest repository and every module: HEAD and every ref with its target, `git status --porcelain
+    /// --ignored` and `git fsck`'s findings (which include any commit a ref no longer reaches completely), in one shell run.
+    func repositoryReport(_ names: [String]) throws -> String {
+        let script = """
+        for d in . \(names.map { "Libs/\($0)" }.joined(separator: " ")); do
+          echo "== $d"; git -C "$d" show-ref --head; git -C "$d" status --porcelain --ignored
+          git -C "$d" fsck --no-progress 2>&1
+        done
+        """
+        let result = try run("/bin/sh", ["-c", script], in: url("ws"))
+        guard result.status == 0 else { throw SandboxError("report: \(result.err)") }
+        return result.out
+    }
+
+    /// The lines only in `a` (marked -) and only in `b` (marked +), for a failure message.
+    static func lineDifference(_ a: String, _ b: String) -> String {
+        let left = a.split(separator: "\n", omittingEmptySubsequences: false), right = b.split(separator: "\n", omittingEmptySubsequences: false)
+        let removed = left.filter { !right.contains($0) }.map { "- \($0)" }, added = right.filter { !left.contains($0) }.map { "+ \($0)" }
+        return (removed + added).prefix(20).joined(separator: "\n")
+    }
+
     /// Runs the built `modkit` binary with an argument array.
     func modkit(_ arguments: [String], in directory: String) throws -> ProcessResult {
         try run(Sandbox.modkitBinary.path, arguments, in: url(directory))

@@ -23,21 +23,11 @@ struct CheckoutJournal: Codable, Equatable {
     /// The journal of an interrupted checkout; nil when none is recorded. A journal that cannot be read is an error:
     /// ignoring it would treat half-moved repositories as local changes.
     static func read(in root: URL) throws -> CheckoutJournal? {
-        let file = file(in: root)
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        do {
-            return try JSONDecoder().decode(CheckoutJournal.self, from: data)
-        } catch {
-            throw ModKitError("\(file.path) is damaged (\(ErrorText.describe(error)))",
-                              hint: "check every module with 'git status', then remove the file")
-        }
+        try JournalDirectory.read(file(in: root), hint: "check every module with 'git status', then remove the file")
     }
 
-    func write(in root: URL) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try JournalDirectory.prepare(in: root)
-        try AtomicFile.write(try encoder.encode(self), to: Self.file(in: root))
+    func write(in root: URL, gitDir: String) throws {
+        try JournalDirectory.write(self, to: Self.file(in: root), root: root, gitDir: gitDir)
     }
 
     static func clear(in root: URL) throws {
@@ -60,20 +50,5 @@ extension SnapshotCheckout {
         }
         return "a checkout of snapshot \(journal.snapshot) was interrupted (\(journal.entries.count) repositories); "
             + "finish it with '\(journal.resumeCommand)'"
-    }
-}
-
-/// `.modkit/journal/`: modkit's records of multi-step changes in progress. It ignores itself (a `.gitignore` of `*`),
-/// so it stays out of git whatever the committed `.modkit/.gitignore` says.
-enum JournalDirectory {
-    static func url(in root: URL) -> URL { root.appendingPathComponent(".modkit/journal", isDirectory: true) }
-
-    static func prepare(in root: URL) throws {
-        let directory = url(in: root)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let ignore = directory.appendingPathComponent(".gitignore")
-        if !FileManager.default.fileExists(atPath: ignore.path) {
-            try AtomicFile.write(Data("# modkit's journals of changes in progress; never committed.\n*\n".utf8), to: ignore)
-        }
     }
 }

@@ -34,16 +34,17 @@ struct MoveCheck {
             var foreign: [String] = []
             for file in Set(changed).union(byPath.keys).sorted() {
                 let before = try byPath[file].map(\.old) ?? repository.treeEntryID(file, in: old)
-                let allowed: Set<OID?> = [before, byPath[file]?.new ?? before]
+                let after = byPath[file].map(\.new) ?? before
                 let disk = repository.workTreeBlobID(file), staged = try repository.indexBlobID(file)
-                if !allowed.contains(disk) || !allowed.contains(staged) { foreign.append(file) }
+                let diskIsTheMoves = disk == before || disk == after || Self.isCutShort(file, writing: after, in: repository)
+                if !diskIsTheMoves || (staged != before && staged != after) { foreign.append(file) }
             }
             if !foreign.isEmpty {
                 problems.append("\(label): local changes in \(path) (\(Self.list(foreign)) differ from both the old and the new commit; commit or stash them first)")
             }
             needsCompletion = needsCompletion || !changed.isEmpty
         }
-        let inTheWay = try filesInTheWay(repository, old: old, changes: changes)
+        let inTheWay = try filesInTheWay(repository, old: old, changes: changes, interrupted: interrupted)
         if !inTheWay.isEmpty {
             problems.append("\(label): \(Self.list(inTheWay)) in \(path) would be overwritten by the snapshot (move \(inTheWay.count == 1 ? "it" : "them") away first)")
         }
@@ -51,7 +52,7 @@ struct MoveCheck {
 
     /// Untracked or ignored files at paths the move creates, or inside a folder it turns into a file, or a file
     /// where it needs a folder. A file already holding the incoming content is no loss and is not listed.
-    private mutating func filesInTheWay(_ repository: Repository, old: OID, changes: [TreeChange]) throws -> [String] {
+    private mutating func filesInTheWay(_ repository: Repository, old: OID, changes: [TreeChange], interrupted: Bool) throws -> [String] {
         guard var workdir = repository.workdir else { return [] }
         while workdir.hasSuffix("/") { workdir.removeLast() }
         var found: [String] = []
@@ -79,10 +80,23 @@ struct MoveCheck {
                     if try repository.treeEntryID(relative, in: old) == nil { found.append(describe(relative)) }
                 }
             case .file:
-                if repository.workTreeBlobID(change.path) == new { needsCompletion = true } else { found.append(describe(change.path)) }
+                if repository.workTreeBlobID(change.path) == new || (interrupted && Self.isCutShort(change.path, writing: new, in: repository)) {
+                    needsCompletion = true
+                } else {
+                    found.append(describe(change.path))
+                }
             }
         }
         return found
+    }
+
+    /// Whether the work-tree file at `path` holds the start of blob `new` (empty included): a write the interrupted
+    /// move had begun (a checkout writes a file in place, so a kill can leave it cut short).
+    private static func isCutShort(_ path: String, writing new: OID?, in repository: Repository) -> Bool {
+        guard let new, let workdir = repository.workdir,
+              let disk = FileManager.default.contents(atPath: workdir + "/" + path),
+              let content = try? repository.blobContent(new) else { return false }
+        return disk.count < content.count && content.starts(with: disk)
     }
 
     private enum Kind { case file, directory }

@@ -50,6 +50,7 @@ public enum SnapshotCheckout {
     public static func checkout(_ name: String, workspace: Workspace, options: CheckoutOptions, jobs: Int,
                                 networkJobs: Int) throws -> CheckoutReport {
         let manifestRepository = try ManifestRepository.open(workspace, for: "modkit checkout")
+        let settled = try TagJournal.settle(in: workspace.root, manifestRepository: manifestRepository)
         let (snapshot, snapshotCommit) = try SnapshotCatalog.load(name, in: manifestRepository)
         if let branch = options.branch, !Repository.isValidTagName(branch) || branch.hasPrefix("-") {
             throw ModKitError.input("'\(branch)' is not a valid branch name")
@@ -96,7 +97,7 @@ public enum SnapshotCheckout {
         // 2. Missing repositories cloned.
         targets = Parallel.map(targets, jobs: networkJobs) { $0.exists ? $0 : $0.resolve(cloning: true) }
         problems = targets.flatMap(\.problems)
-        var warnings = targets.flatMap(\.warnings)
+        var warnings = settled + targets.flatMap(\.warnings)
         if !problems.isEmpty {
             let cloned = targets.filter(\.cloned).count
             throw SnapshotFailure(problems: problems, notes: ["nothing was moved" + (cloned > 0 ? " (\(cloned) missing module repositories were cloned)" : "")])
@@ -115,7 +116,7 @@ public enum SnapshotCheckout {
         if let manifestPlace {
             entries.append(CheckoutJournal.Entry(module: nil, path: ".", old: manifestPlace.old.hex, target: manifestPlace.target.hex))
         }
-        try CheckoutJournal(snapshot: name, branch: options.branch, entries: entries).write(in: root)
+        try CheckoutJournal(snapshot: name, branch: options.branch, entries: entries).write(in: root, gitDir: manifestRepository.repository.gitDir)
         let stamp = Syncer.backupStamp(Date())
         var results = Parallel.map(targets, jobs: jobs) { $0.move(branch: options.branch, stamp: stamp) }
         if let manifestPlace {

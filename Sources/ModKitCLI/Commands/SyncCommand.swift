@@ -31,6 +31,9 @@ enum SyncCommand: Command {
         let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
         let lock = try WorkspaceLock(root: workspace.root, command: "modkit sync")
         defer { lock.release() }
+        if let notice = SnapshotCheckout.interruptedNotice(root: workspace.root) {
+            throw ModKitError(notice, hint: "sync moves nothing until then: it would take the half-moved repositories for local changes")
+        }
         if let stale = lock.replacedStaleHolder {
             context.console.info("took over a stale workspace lock left by pid \(stale.pid) ('\(stale.command)')")
         }
