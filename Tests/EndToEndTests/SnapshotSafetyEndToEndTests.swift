@@ -82,8 +82,8 @@ import Testing
 
     @Test func killedCheckoutsOfFortyRepositoriesFinishOnTheNextCheckout() throws {
         let sandbox = try Sandbox()
-        let names = try sandbox.makeTwoSnapshotProduct(Int(ProcessInfo.processInfo.environment["KILL_MODULES"] ?? "40")!, files: 200)
-        let userModules = ["Mod01", "Mod03"]
+        let names = try sandbox.makeTwoSnapshotProduct(40, files: 200)
+        let userModules = ["Mod01", "Mod13", "Mod27", "Mod40"]
         for name in userModules { _ = try sandbox.addUserFiles(to: name) }
         let users = try sandbox.userFileContents(userModules)
         let refsBefore = try names.map { try sandbox.reachable(in: "ws/Libs/\($0)") }
@@ -105,7 +105,7 @@ import Testing
         #expect(!expected.contains("error") && !expected.contains("dangling"), "\(expected)")
 
         var cutShort = 0
-        let rounds = Int(ProcessInfo.processInfo.environment["KILL_ROUNDS"] ?? "30")!
+        let rounds = 30
         for round in 0..<rounds {
             try sandbox.copyWorkspace(from: "pristine", to: "ws")
             let process = try sandbox.spawnModkit(["checkout", "v1"], in: "ws")
@@ -117,6 +117,12 @@ import Testing
                 let status = try sandbox.modkit("status", in: "ws")
                 #expect(status.err.contains("a checkout of snapshot v1 was interrupted") && status.err.contains("'modkit checkout v1'"),
                         "round \(round): \(status.err)")
+                if cutShort == 1 {
+                    let before = try sandbox.repositoryReport(names)
+                    let sync = try sandbox.modkit("sync", in: "ws")
+                    #expect(sync.status == 1 && sync.err.contains("finish it with 'modkit checkout v1'"), "\(sync.err)")
+                    #expect(try sandbox.repositoryReport(names) == before, "sync moved something while a checkout was unfinished")
+                }
             }
             let again = try sandbox.modkit("checkout", "v1", in: "ws")
             #expect(again.status == 0, "round \(round): \(again.err.prefix(1500))")
