@@ -154,7 +154,7 @@ import Testing
         for round in 0..<30 {
             try sandbox.copyWorkspace(from: "pristine", to: "ws")
             let process = try sandbox.spawnModkit(["tag", "v1"], in: "ws")
-            usleep(UInt32(Double.random(in: 0...1.1) * duration * 1_000_000))
+            usleep(UInt32(Double.random(in: 0.2...1.1) * duration * 1_000_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
             let head = try sandbox.git("rev-parse", "HEAD", in: "ws")
@@ -175,7 +175,7 @@ import Testing
             #expect(again.status == 0, "round \(round): \(again.err)")
             try expectCompleteSnapshot(sandbox, names: names, heads: heads, parent: before, porcelain: porcelain, "round \(round), again")
         }
-        #expect((outcomes["cut short (journal)"] ?? 0) >= 5, "\(outcomes)")
+        #expect((outcomes["cut short (journal)"] ?? 0) >= 3, "\(outcomes)")
     }
 
     /// The snapshot commit on top of `parent` holds the snapshot file, the tag `v1` is on it and on every module's HEAD,
