@@ -1,20 +1,33 @@
 internal import CLibgit2
 import Foundation
 
-// Committing one generated file (e.g. a snapshot record) without touching anything else the user has staged,
-// and undoing such a commit again (the reference only; the work tree is the caller's).
+// Committing one generated file (e.g. a snapshot record) without touching anything else the user has staged, in
+// steps a caller can order so that an interruption leaves a state it can recognise: the objects first (invisible),
+// then the work-tree file, its index entry and last the branch, each replaced atomically.
+
+/// A commit of one file on HEAD, written to the object database but not yet on any branch.
+public struct PreparedFileCommit: Sendable, Equatable {
+    public var commit: OID
+    /// The commit it goes on top of: HEAD when it was prepared.
+    public var parent: OID
+    /// The file's blob.
+    public var blob: OID
+    /// The file's blob in `parent`; nil when the file is new.
+    public var previousBlob: OID?
+}
 
 extension Repository {
-    /// Commits HEAD's tree plus `path` with `contents` on HEAD (its branch, or detached HEAD); the index and work tree are left alone.
-    @discardableResult
-    public func commitFile(_ path: String, contents: Data, message: String) throws -> OID {
+    /// Writes a commit of HEAD's tree plus `path` with `contents` (blob, tree and commit objects only): no reference,
+    /// index or work-tree file changes, so dropping it leaves nothing but unreachable objects.
+    public func prepareFileCommit(_ path: String, contents: Data, message: String) throws -> PreparedFileCommit {
         guard let parentOID = try referenceTarget("HEAD") else {
-            throw GitError(code: .unbornBranch, errorClass: "reference", message: "HEAD has no commit yet", function: "commitFile")
+            throw GitError(code: .unbornBranch, errorClass: "reference", message: "HEAD has no commit yet", function: "prepareFileCommit")
         }
         let parent = try lookupCommit(parentOID)
         let parentTree = ObjectHandle(try make("git_commit_tree") { git_commit_tree(&$0, parent.pointer) }, owner: self)
         let index = IndexHandle(try make("git_index_new") { git_index_new(&$0) }, owner: self)
         try check(git_index_read_tree(index.pointer, parentTree.pointer), "git_index_read_tree")
+        let previous = git_index_get_bypath(index.pointer, path, 0).map { OID($0.pointee.id) }
         var blobOID = git_oid()
         let written = contents.withUnsafeBytes { raw in git_blob_create_from_buffer(&blobOID, pointer, raw.baseAddress, raw.count) }
         try check(written, "git_blob_create_from_buffer")
@@ -34,21 +47,35 @@ extension Repository {
         let text = try prettify(message)
         var parents: [OpaquePointer?] = [parent.pointer]
         var oid = git_oid()
-        try check(git_commit_create(&oid, pointer, "HEAD", authorHandle.pointer, committer.pointer, nil, text,
+        try check(git_commit_create(&oid, pointer, nil, authorHandle.pointer, committer.pointer, nil, text,
                                     tree.pointer, 1, &parents), "git_commit_create")
-        return OID(oid)
+        return PreparedFileCommit(commit: OID(oid), parent: parentOID, blob: OID(blobOID), previousBlob: previous)
     }
 
-    /// Points HEAD's branch (or a detached HEAD) at `commit` without touching the index or work tree, like `git reset --soft`.
-    public func moveHead(to commit: OID, logMessage: String) throws {
-        _ = try lookupCommit(commit)
+    /// Stages the work-tree file at `path` as it is now (content and stat data), leaving every other index entry alone.
+    public func stageFile(_ path: String) throws {
+        let index = try openIndex()
+        try check(git_index_read(index.pointer, 1), "git_index_read")
+        try withOptionalCString(path) { (cPath) throws(GitError) in
+            try check(git_index_add_bypath(index.pointer, cPath), "git_index_add_bypath")
+        }
+        try check(git_index_write(index.pointer), "git_index_write")
+    }
+
+    /// Points HEAD's branch (or a detached HEAD) from `old` to `new` without touching the index or work tree, like
+    /// `git reset --soft`; refuses (`.modified`) when the branch is no longer at `old`.
+    public func moveHead(from old: OID, to new: OID, logMessage: String) throws {
+        _ = try lookupCommit(new)
         let head = try lookupReference("HEAD")
-        var raw = commit.gitOID
+        var raw = new.gitOID, expected = old.gitOID
         if let branch = head.symbolicTarget {
-            _ = ReferenceHandle(try make("git_reference_create") {
-                git_reference_create(&$0, pointer, branch, &raw, 1, logMessage)
+            _ = ReferenceHandle(try make("git_reference_create_matching") {
+                git_reference_create_matching(&$0, pointer, branch, &raw, 1, &expected, logMessage)
             }, owner: self)
         } else {
+            guard head.directTarget == old else {
+                throw GitError(code: .other(-15), errorClass: "reference", message: "HEAD moved since \(old.short)", function: "moveHead")
+            }
             try check(git_repository_set_head_detached(pointer, &raw), "git_repository_set_head_detached")
         }
     }

@@ -45,8 +45,10 @@ public enum SnapshotTagger {
     public static func tag(_ name: String, workspace: Workspace, options: TagOptions, jobs: Int, now: Date = Date(),
                            isCancelled: @escaping () -> Bool = { false }) throws -> TagReport {
         let manifestRepository = try ManifestRepository.open(workspace, for: "modkit tag")
-        let plan = try SnapshotPreflight.plan(name, workspace: workspace, manifestRepository: manifestRepository,
+        let settled = try TagJournal.settle(in: workspace.root, manifestRepository: manifestRepository)
+        var plan = try SnapshotPreflight.plan(name, workspace: workspace, manifestRepository: manifestRepository,
                                               options: options, jobs: jobs, now: now)
+        plan.warnings.insert(contentsOf: settled, at: 0)
         var run = TagRun(manifestRepository: manifestRepository, workspace: workspace, options: options, isCancelled: isCancelled)
         do {
             let report = try run.create(plan)
@@ -60,20 +62,16 @@ public enum SnapshotTagger {
     }
 }
 
-/// One run of `modkit tag` after the preflight: what it changed, so that it can be undone.
+/// One run of `modkit tag` after the preflight. The snapshot commit is written as an object first; then the journal,
+/// every tag, and last the work-tree file, its index entry and the branch (see `TagJournal`).
 private struct TagRun {
-    /// A change this run made.
-    enum Change {
-        case committed(previousHead: OID, path: String, file: URL, previousContents: Data?)
-        case createdTag(directory: URL, name: String, label: String)
-        case movedTag(directory: URL, name: String, previous: OID, label: String)
-    }
-
     let manifestRepository: ManifestRepository
     let workspace: Workspace
     let options: TagOptions
     let isCancelled: () -> Bool
-    var changes: [Change] = []
+    /// Tags created or moved when the snapshot already existed (no journal: the snapshot stands either way).
+    var placed: [TagJournal.Tag] = []
+    var journaled = false
 
     mutating func create(_ plan: TagPlan) throws -> TagReport {
         let name = plan.snapshot.name
@@ -82,32 +80,44 @@ private struct TagRun {
         var results: [SnapshotTagResult] = []
 
         let snapshotCommit: OID
+        var prepared: PreparedFileCommit?
+        var file: (url: URL, data: Data)?
         if let unchanged = plan.unchangedSnapshotCommit {
             snapshotCommit = unchanged
             results.append(SnapshotTagResult(module: nil, path: ".", tag: name, commit: unchanged.hex, action: .unchanged))
         } else {
-            snapshotCommit = try commitSnapshotFile(plan.snapshot, head: plan.manifestHead)
-            try checkCancelled()
-            let action = try place(tag: name, label: "manifest repository", at: snapshotCommit, existing: plan.existingSnapshotTag,
-                                   in: repository, directory: workspace.root, message: message)
-            results.append(SnapshotTagResult(module: nil, path: ".", tag: name, commit: snapshotCommit.hex, action: action))
-        }
-        for planned in plan.directoryTags {
-            try checkCancelled()
-            let version = plan.snapshot.module(named: planned.module ?? "")?.version.map { " \($0)" } ?? ""
-            let action = try place(tag: planned.name, label: "\(planned.module ?? "")", at: snapshotCommit, existing: planned.existing,
-                                   in: repository, directory: workspace.root,
-                                   message: "\(planned.module ?? "")\(version) (\(message))")
-            let commit = action == .unchanged ? (try repository.resolveCommit("refs/tags/\(planned.name)")) : snapshotCommit
-            results.append(SnapshotTagResult(module: planned.module, path: ".", tag: planned.name, commit: commit.hex, action: action))
+            let data = Data(SnapshotFile.render(plan.snapshot).utf8)
+            let commit = try repository.prepareFileCommit(manifestRepository.snapshotPath(name), contents: data,
+                                                          message: "Snapshot \(name)\n\nRecorded by 'modkit tag \(name)': \(plan.snapshot.modules.count) modules.\n")
+            guard commit.parent == plan.manifestHead else { throw ModKitError("the manifest repository's HEAD moved while 'modkit tag' ran") }
+            prepared = commit
+            snapshotCommit = commit.commit
+            file = (workspace.root.appendingPathComponent(Snapshot.relativePath(of: name)), data)
+            try journal(plan, prepared: commit, message: message).write(in: workspace.root, gitDir: repository.gitDir)
+            journaled = true
         }
         for planned in plan.moduleTags {
             try checkCancelled()
             guard let commit = planned.commit else { continue }
             let moduleRepository = try Repository.open(planned.directory.path)
-            let action = try place(tag: planned.name, label: planned.module ?? planned.path, at: commit, existing: planned.existing,
-                                   in: moduleRepository, directory: planned.directory, message: message)
+            let action = try place(planned, at: commit, in: moduleRepository, message: message)
             results.append(SnapshotTagResult(module: planned.module, path: planned.path, tag: planned.name, commit: commit.hex, action: action))
+        }
+        for planned in plan.directoryTags {
+            try checkCancelled()
+            let version = plan.snapshot.module(named: planned.module ?? "")?.version.map { " \($0)" } ?? ""
+            let action = try place(planned, at: snapshotCommit, in: repository, message: "\(planned.module ?? "")\(version) (\(message))")
+            let commit = action == .unchanged ? (try repository.resolveCommit("refs/tags/\(planned.name)")) : snapshotCommit
+            results.append(SnapshotTagResult(module: planned.module, path: ".", tag: planned.name, commit: commit.hex, action: action))
+        }
+        if let prepared, let file {
+            let snapshotTag = PlannedTag(module: nil, path: ".", directory: workspace.root, name: name, commit: prepared.commit,
+                                         existing: plan.existingSnapshotTag)
+            let action = try place(snapshotTag, label: "manifest repository", at: prepared.commit, in: repository, message: message)
+            results.insert(SnapshotTagResult(module: nil, path: ".", tag: name, commit: prepared.commit.hex, action: action), at: 0)
+            try checkCancelled()
+            try publish(prepared, file: file, name: name)
+            try? FileManager.default.removeItem(at: TagJournal.file(in: workspace.root))
         }
         return TagReport(snapshot: name, file: Snapshot.relativePath(of: name), unchanged: plan.unchangedSnapshotCommit != nil,
                          manifestCommit: plan.manifestHead.hex, snapshotCommit: snapshotCommit.hex,
@@ -119,75 +129,71 @@ private struct TagRun {
         if isCancelled() { throw SnapshotFailure(problems: ["interrupted"], interrupted: true) }
     }
 
-    /// Commits the snapshot file on HEAD, then makes the index and work tree agree with the new commit for that file only.
-    private mutating func commitSnapshotFile(_ snapshot: Snapshot, head: OID) throws -> OID {
-        let repository = manifestRepository.repository
-        let path = manifestRepository.snapshotPath(snapshot.name)
-        let file = workspace.root.appendingPathComponent(Snapshot.relativePath(of: snapshot.name))
-        let data = Data(SnapshotFile.render(snapshot).utf8)
-        let previous = try? Data(contentsOf: file)
-        let commit = try repository.commitFile(path, contents: data,
-                                               message: "Snapshot \(snapshot.name)\n\nRecorded by 'modkit tag \(snapshot.name)': \(snapshot.modules.count) modules.\n")
-        changes.append(.committed(previousHead: head, path: path, file: file, previousContents: previous))
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try AtomicFile.write(data, to: file)
-        try repository.resetIndex(paths: [path], to: commit)
-        return commit
+    /// The journal of this run: every tag it will create or move, and the snapshot commit it will put on the branch.
+    private func journal(_ plan: TagPlan, prepared: PreparedFileCommit, message: String) -> TagJournal {
+        func entry(_ planned: PlannedTag, label: String, at commit: OID) -> TagJournal.Tag? {
+            switch planned.existing {
+            case .matching: return nil
+            case .absent: return TagJournal.Tag(path: planned.path, label: label, name: planned.name, commit: commit.hex, previous: nil)
+            case .elsewhere(_, let object):
+                return TagJournal.Tag(path: planned.path, label: label, name: planned.name, commit: commit.hex, previous: object.hex)
+            }
+        }
+        var tags = plan.moduleTags.compactMap { planned in
+            planned.commit.flatMap { entry(planned, label: planned.module ?? planned.path, at: $0) }
+        }
+        tags += plan.directoryTags.compactMap { entry($0, label: $0.module ?? "", at: prepared.commit) }
+        let snapshotTag = PlannedTag(module: nil, path: ".", directory: workspace.root, name: plan.snapshot.name, commit: prepared.commit,
+                                     existing: plan.existingSnapshotTag)
+        tags += [entry(snapshotTag, label: "manifest repository", at: prepared.commit)].compactMap { $0 }
+        return TagJournal(snapshot: plan.snapshot.name, file: manifestRepository.snapshotPath(plan.snapshot.name),
+                          head: prepared.parent.hex, commit: prepared.commit.hex, blob: prepared.blob.hex,
+                          previousBlob: prepared.previousBlob?.hex, tags: tags)
     }
 
-    /// Creates or (with `--force`) moves one annotated tag, remembering how to undo it.
-    private mutating func place(tag: String, label: String, at commit: OID, existing: ExistingTag, in repository: Repository,
-                                directory: URL, message: String) throws -> SnapshotTagResult.Action {
+    /// The commit point, in the order that keeps `git status` clean before and after: the work-tree file (a new file
+    /// renamed into place), its index entry, then the branch.
+    private func publish(_ prepared: PreparedFileCommit, file: (url: URL, data: Data), name: String) throws {
+        let repository = manifestRepository.repository
+        try FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try InvisibleWrite.file(file.data, to: file.url, gitDir: repository.gitDir)
+        try repository.stageFile(manifestRepository.snapshotPath(name))
+        try repository.moveHead(from: prepared.parent, to: prepared.commit, logMessage: "commit: Snapshot \(name)")
+    }
+
+    /// Creates or (with `--force`) moves one annotated tag.
+    private mutating func place(_ planned: PlannedTag, label: String? = nil, at commit: OID, in repository: Repository,
+                                message: String) throws -> SnapshotTagResult.Action {
+        let label = label ?? planned.module ?? planned.path
         do {
-            switch existing {
+            switch planned.existing {
             case .matching:
                 return .unchanged
             case .absent:
-                try repository.createAnnotatedTag(tag, at: commit, message: message)
-                changes.append(.createdTag(directory: directory, name: tag, label: label))
+                try repository.createAnnotatedTag(planned.name, at: commit, message: message)
+                placed.append(TagJournal.Tag(path: planned.path, label: label, name: planned.name, commit: commit.hex, previous: nil))
                 return .created
             case .elsewhere(_, let object):
-                try repository.createAnnotatedTag(tag, at: commit, message: message, force: true)
-                changes.append(.movedTag(directory: directory, name: tag, previous: object, label: label))
+                try repository.createAnnotatedTag(planned.name, at: commit, message: message, force: true)
+                placed.append(TagJournal.Tag(path: planned.path, label: label, name: planned.name, commit: commit.hex, previous: object.hex))
                 return .moved
             }
         } catch {
-            throw SnapshotFailure(problems: ["\(label): could not create tag \(tag): \(ErrorText.describe(error))"])
+            throw SnapshotFailure(problems: ["\(label): could not create tag \(planned.name): \(ErrorText.describe(error))"])
         }
     }
 
-    /// Undoes every change in reverse order; returns one line per step for the user.
+    /// Undoes this run (through its journal when it had one); one line per step for the user.
     mutating func rollBack() -> [String] {
-        var notes: [String] = []
-        var removed = 0
-        for change in changes.reversed() {
-            do {
-                switch change {
-                case .createdTag(let directory, let name, _):
-                    try Repository.open(directory.path).deleteTag(name)
-                    removed += 1
-                case .movedTag(let directory, let name, let previous, let label):
-                    try Repository.open(directory.path).setReference("refs/tags/\(name)", to: previous, force: true,
-                                                                    logMessage: "modkit tag: roll back")
-                    notes.append("\(label): tag \(name) put back where it was")
-                case .committed(let previousHead, let path, let file, let previousContents):
-                    let repository = manifestRepository.repository
-                    try repository.moveHead(to: previousHead, logMessage: "modkit tag: roll back the snapshot commit")
-                    try repository.resetIndex(paths: [path], to: previousHead)
-                    if let previousContents {
-                        try AtomicFile.write(previousContents, to: file)
-                    } else {
-                        try? FileManager.default.removeItem(at: file)
-                    }
-                    notes.append("manifest repository: snapshot commit undone (HEAD back at \(previousHead.short))")
-                }
-            } catch {
-                notes.append("could not undo a step: \(ErrorText.describe(error)); check the tags by hand")
-            }
+        let root = workspace.root
+        do {
+            if journaled { return try TagJournal.settle(in: root, manifestRepository: manifestRepository) }
+            guard !placed.isEmpty else { return ["nothing was tagged or committed"] }
+            let head = try manifestRepository.repository.head().commit?.hex ?? ""
+            let undo = TagJournal(snapshot: "", file: "", head: head, commit: "", blob: "", tags: placed)
+            return try undo.rollBackTags(root: root)
+        } catch {
+            return ["could not undo a step: \(ErrorText.describe(error)); check the tags by hand"]
         }
-        if removed > 0 { notes.insert("removed the \(removed) tag\(removed == 1 ? "" : "s") this run had created", at: 0) }
-        if changes.isEmpty { notes.append("nothing was tagged or committed") }
-        changes.removeAll()
-        return notes
     }
 }

@@ -30,6 +30,7 @@ enum StatusCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         let workspace = try context.loadWorkspace()
         let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        if let notice = SnapshotCheckout.interruptedNotice(root: workspace.root) { context.console.warning(notice) }
         let statuses = StatusReader.read(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true))
         let manifest = StatusReader.readManifestRepository(of: workspace)
         let failed = statuses.contains { $0.state == .error }

@@ -50,6 +50,9 @@ enum SyncCommand: Command {
         var workspace = try context.loadWorkspace()
         let lock = try WorkspaceLock(root: workspace.root, command: "modkit sync")
         defer { lock.release() }
+        if let notice = SnapshotCheckout.interruptedNotice(root: workspace.root) {
+            throw ModKitError(notice, hint: "sync moves nothing until then: it would take the half-moved repositories for local changes")
+        }
         if let stale = lock.replacedStaleHolder {
             context.console.info("took over a stale workspace lock left by pid \(stale.pid) ('\(stale.command)')")
         }
