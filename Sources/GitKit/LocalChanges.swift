@@ -20,6 +20,7 @@ extension Repository {
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES.rawValue
         let list = StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) }, owner: self)
+        let trackedIndex = try openIndex()
         var paths = Set<String>(), conflicted = Set<String>()
         for index in 0..<git_status_list_entrycount(list.pointer) {
             guard let entry = git_status_byindex(list.pointer, index) else { continue }
@@ -30,9 +31,15 @@ extension Repository {
                     if let path = file.path { names.append(String(cString: path)) }
                 }
             }
-            if entry.pointee.status.rawValue & GIT_STATUS_CONFLICTED.rawValue != 0 {
+            let flags = entry.pointee.status.rawValue
+            if flags == GIT_STATUS_WT_DELETED.rawValue, let path = names.first,
+               let tracked = git_index_get_bypath(trackedIndex.pointer, path, 0),
+               tracked.pointee.flags_extended & UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue) != 0 {
+                continue  // libgit2 reports a skip-worktree entry as deleted; git does not
+            }
+            if flags & GIT_STATUS_CONFLICTED.rawValue != 0 {
                 conflicted.formUnion(names)
-            } else if entry.pointee.status.rawValue & ~GIT_STATUS_WT_NEW.rawValue & ~GIT_STATUS_IGNORED.rawValue != 0 {
+            } else if flags & ~GIT_STATUS_WT_NEW.rawValue & ~GIT_STATUS_IGNORED.rawValue != 0 {
                 paths.formUnion(names)
             }
         }

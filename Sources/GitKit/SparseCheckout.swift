@@ -20,8 +20,8 @@ struct SparseCheckout {
 
     /// Nil when the repository is not a sparse checkout.
     init?(_ repository: Repository) throws {
-        guard let value = try repository.configString("core.sparseCheckout")?.lowercased(),
-              ["true", "yes", "on", "1"].contains(value),
+        guard let value = try repository.configString("core.sparseCheckout") ?? Self.worktreeSetting(repository),
+              ["true", "yes", "on", "1"].contains(value.lowercased()),
               let data = FileManager.default.contents(atPath: repository.gitDir + "/info/sparse-checkout") else { return nil }
         patterns = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
             var text = String(line)
@@ -35,6 +35,19 @@ struct SparseCheckout {
             if text.hasPrefix("/") { text.removeFirst() }
             return text.isEmpty ? nil : Pattern(glob: text, negated: negated, directoryOnly: directoryOnly, anchored: anchored)
         }
+    }
+
+    /// `core.sparseCheckout` from `config.worktree`, where `git sparse-checkout` puts it and libgit2 1.5 does not look.
+    private static func worktreeSetting(_ repository: Repository) -> String? {
+        guard let data = FileManager.default.contents(atPath: repository.gitDir + "/config.worktree") else { return nil }
+        var inCore = false
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces).lowercased()
+            if text.hasPrefix("[") { inCore = text.hasPrefix("[core]"); continue }
+            let parts = text.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if inCore, parts.count == 2, parts[0] == "sparsecheckout" { return parts[1] }
+        }
+        return nil
     }
 
     /// Whether `path` (a file, relative to the work tree) belongs in the work tree: the last pattern matching the
