@@ -8,8 +8,10 @@ struct SafetyWorkspace {
     let module = "ws/Libs/Mod"
     let source = "src/Mod"
 
-    init(files: [String: String] = [:]) throws {
+    /// `prepare` runs before the first sync, e.g. to mount a small file system where the module goes.
+    init(files: [String: String] = [:], prepare: (Sandbox) throws -> Void = { _ in }) throws {
         sandbox = try Sandbox()
+        try prepare(sandbox)
         try sandbox.makeRemote("Mod")
         for (path, text) in files { try sandbox.write(text, to: "\(source)/\(path)") }
         if !files.isEmpty { try commitAndPush("Add fixture files") }
