@@ -44,8 +44,9 @@ struct SafetyWorkspace {
 
     /// `git status` as porcelain lines, untracked and ignored files included.
     func status() throws -> [String] {
-        try sandbox.git("status", "--porcelain", "--untracked-files=all", "--ignored", in: module)
-            .split(separator: "\n").map(String.init).sorted()
+        // Not `Sandbox.git`, which trims the leading space of " M file".
+        try sandbox.run("/usr/bin/env", ["git", "status", "--porcelain", "--untracked-files=all", "--ignored"], in: sandbox.url(module))
+            .out.split(separator: "\n").map(String.init).sorted()
     }
 
     /// Asserts a refused move: exit 1, `kept:` with the reason, and nothing written — same HEAD, refs, status and files.
@@ -68,7 +69,8 @@ struct SafetyWorkspace {
     /// Asserts a completed move: HEAD at `commit`, nothing but the expected status lines, `git fsck` clean, no journal.
     func expectAt(_ commit: String, status expected: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(try head() == commit, sourceLocation: sourceLocation)
-        #expect(try status() == expected.sorted(), sourceLocation: sourceLocation)
+        let actual = try status()
+        #expect(actual == expected.sorted(), "status: \(actual)", sourceLocation: sourceLocation)
         let fsck = try sandbox.run("/usr/bin/env", ["git", "fsck", "--no-progress"], in: sandbox.url(module))
         #expect(fsck.status == 0 && fsck.err.isEmpty, "\(fsck.err)", sourceLocation: sourceLocation)
         #expect(!FileManager.default.fileExists(atPath: sandbox.url("\(module)/.git/modkit/move").path), sourceLocation: sourceLocation)
