@@ -153,10 +153,23 @@ struct ModuleSyncer {
         return nil
     }
 
-    /// Moves HEAD to the target when that loses nothing; otherwise explains why it stays.
+    /// Moves HEAD to the target when that loses nothing; otherwise explains why it stays. An earlier move that was
+    /// interrupted is finished first; every move goes through `WorkTreeMove`, which refuses before writing anything.
     private func move(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleSyncResult {
+        do {
+            let finished = try WorkTreeMove.recoverIfInterrupted(repository)
+            var outcome = try moveChecked(repository, to: target, previousTips: previousTips)
+            if let finished { outcome.detail += "; finished the interrupted move to \(finished.to.short)" }
+            return outcome
+        } catch let refusal as WorkTreeMoveRefusal {
+            return kept("\(refusal) (\(refusal.hint))", commit: try? repository.head().commit)
+        }
+    }
+
+    private func moveChecked(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleSyncResult {
         let head = try repository.head()
-        let dirty = !(try repository.status(untracked: false).isClean)  // untracked files never count
+        let changes = try repository.localChanges()  // untracked files never count
+        let dirty = !changes.isEmpty
         var outcome: ModuleSyncResult
 
         switch (target, head) {
@@ -167,9 +180,10 @@ struct ModuleSyncer {
             if local == commit {
                 outcome = result(.upToDate, "up to date on \(name)" + (dirty ? " (with local changes)" : ""))
             } else if try repository.isDescendant(commit, of: local) {
-                if dirty { return kept("local changes; \(remote)/\(name) has new commits", commit: local) }
+                if dirty { return kept("local changes\(named(changes)); \(remote)/\(name) has new commits", commit: local) }
                 let count = try repository.aheadBehind(local: local, upstream: commit).behind
-                try repository.fastForward(branch: name, to: commit)
+                try WorkTreeMove.perform(repository, to: commit, branch: name,
+                                         logMessage: "modkit sync: fast-forward \(name) to \(commit.short)")
                 outcome = result(.updated, "fast-forwarded \(name) by \(count) commit\(count == 1 ? "" : "s")")
                 outcome.previousCommit = local.hex
             } else if let rewrite = try UpstreamRewrite.classify(repository, remote: remote, branch: name, local: local,
@@ -198,17 +212,17 @@ struct ModuleSyncer {
             return outcome
 
         case (.branch(let name, let commit), _):
-            if dirty { return kept("local changes", commit: head.commit) }
+            if dirty { return kept("local changes\(named(changes))", commit: head.commit) }
             if let existing = try repository.branchTarget(name), existing != commit {
                 guard try repository.isDescendant(commit, of: existing) else {
                     return kept("local branch \(name) diverges from \(remote)/\(name)", commit: head.commit)
                 }
             }
+            try WorkTreeMove.preflight(repository, to: commit, branch: name)
             outcome = result(.updated, "switched to \(name)")
             outcome.backup = try backupIfUnreachable(repository, head: head)
-            try repository.createBranch(name, at: commit, force: true)
+            try WorkTreeMove.perform(repository, to: commit, branch: name, logMessage: "modkit sync: switch to \(name)")
             try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
-            try repository.checkoutBranch(name)
             outcome.previousCommit = head.commit?.hex
 
         case (.tag(_, let commit), _), (.commit(let commit), _):
@@ -216,15 +230,23 @@ struct ModuleSyncer {
                 outcome = result(.upToDate, "detached at \(target.label)" + (dirty ? " (with local changes)" : ""))
                 break
             }
-            if dirty { return kept("local changes", commit: head.commit) }
+            if dirty { return kept("local changes\(named(changes))", commit: head.commit) }
+            try WorkTreeMove.preflight(repository, to: commit, branch: nil)
             outcome = result(.updated, "detached at \(target.label)")
             outcome.backup = try backupIfUnreachable(repository, head: head)
-            try repository.checkoutDetached(commit)
+            try WorkTreeMove.perform(repository, to: commit, branch: nil, logMessage: "modkit sync: detach at \(target.label)")
             outcome.previousCommit = head.commit?.hex
         }
         outcome.commit = target.commit.hex
         if let backup = outcome.backup { outcome.detail += "; saved the old HEAD as \(backup)" }
         return outcome
+    }
+
+    /// " in a, b and 3 more" for the paths holding local work.
+    private func named(_ local: LocalChanges) -> String {
+        let paths = local.conflicted + local.paths
+        guard !paths.isEmpty else { return "" }
+        return " in " + paths.prefix(3).joined(separator: ", ") + (paths.count > 3 ? " and \(paths.count - 3) more" : "")
     }
 
     private func kept(_ reason: String, commit: OID?) -> ModuleSyncResult {
@@ -242,6 +264,9 @@ struct ModuleSyncer {
         }
         if existing == commit { return "\(branch) up to date" }
         guard try repository.isDescendant(commit, of: existing) else { return "\(branch) has local commits; left as is" }
+        if let worktree = try WorkTreeMove.linkedWorktree(holding: branch, in: repository) {
+            return "\(branch) is checked out in the linked worktree \(worktree); left as is"
+        }
         try repository.fastForward(branch: branch, to: commit)
         return "fast-forwarded \(branch)"
     }

@@ -1,0 +1,144 @@
+internal import CLibgit2
+import Foundation
+
+/// Moves one repository's HEAD, index and work tree to another commit as a transaction: everything that could stop
+/// the move is checked before anything is written (`preflight`); the move is recorded in `<git dir>/modkit/move` before
+/// the first file changes; files are replaced by rename (never rewritten in place); then the index, then the
+/// references; then the record is removed. A move interrupted at any moment (kill -9, Ctrl-C, power loss, a full
+/// disk) is finished by the next `perform` or `recoverIfInterrupted`, which keeps every path whose content is
+/// neither the old nor the new commit's: that is the user's.
+public enum WorkTreeMove {
+    /// What an interrupted move was, once `recoverIfInterrupted` has finished (or undone) it.
+    public typealias Recovered = MoveJournal
+
+    /// Checks, without writing anything, that moving to `commit` (on local branch `branch`, or detached when nil)
+    /// can complete; throws a `WorkTreeMoveRefusal` naming the cause otherwise. `checkout SNAPSHOT` calls it for every
+    /// repository before it moves any. Local changes to paths the move does not touch are carried, as `git checkout` does.
+    public static func preflight(_ repository: Repository, to commit: OID, branch: String?) throws {
+        if try MoveJournal.read(gitDir: repository.gitDir) != nil {
+            try MovePreflight.checkNotBusy(repository)
+            return  // `perform` finishes the interrupted move first; its own checks come then
+        }
+        let plan = try MovePlan(repository, from: try repository.head().commit, to: commit)
+        try MovePreflight.run(repository, plan, branch: branch)
+    }
+
+    /// Moves HEAD to `commit`: on local branch `branch` (created or moved there: the caller decides whether that
+    /// loses commits), or detached when `branch` is nil. Finishes an interrupted earlier move first. Throws a
+    /// `WorkTreeMoveRefusal` when it did not start (nothing written); any other error leaves the journal, and the
+    /// next call finishes the move.
+    public static func perform(_ repository: Repository, to commit: OID, branch: String?, logMessage: String) throws {
+        try recoverIfInterrupted(repository)
+        let head = try repository.head()
+        let journal = MoveJournal(from: head.commit, fromBranch: head.branchName, to: commit, toBranch: branch,
+                                  toBranchPrevious: try branch.flatMap { try repository.branchTarget($0) },
+                                  started: timestamp())
+        if journal.from == commit, journal.fromBranch == branch, journal.toBranchPrevious == (branch == nil ? nil : commit) { return }
+        let plan = try MovePlan(repository, from: journal.from, to: commit)
+        try MovePreflight.run(repository, plan, branch: branch)
+        try journal.write(gitDir: repository.gitDir)
+        try MoveWriter(repository: repository, plan: plan).writeWorkTree()
+        try finish(repository, plan, journal, logMessage: logMessage)
+    }
+
+    /// Finishes a move that was interrupted (nil when there was none: one failed `open` on the fast path), or with
+    /// `undo` puts the repository back where it was before it. Every path the move changes must hold its old or new
+    /// content (or nothing); paths holding anything else are the user's: nothing is written and a
+    /// `WorkTreeMoveRefusal` names them.
+    @discardableResult
+    public static func recoverIfInterrupted(_ repository: Repository, undo: Bool = false) throws -> Recovered? {
+        guard let journal = try MoveJournal.read(gitDir: repository.gitDir) else { return nil }
+        if FileSystem.kind(repository.gitDir + "/index.lock") != .missing { try MovePreflight.checkNotBusy(repository) }
+        if undo && journal.from == nil {
+            throw WorkTreeMoveRefusal(reason: "an interrupted move from an unborn branch cannot be undone", paths: [],
+                                      hint: "run the command without undoing to finish the move")
+        }
+        let target = undo ? journal.reversed : journal
+        let plan = try MovePlan(repository, from: target.from, to: target.to)
+        let state = try MoveRecovery(repository: repository, plan: plan).classify()
+        if !state.foreign.isEmpty {
+            throw WorkTreeMoveRefusal(
+                reason: "an interrupted move from \(journal.from?.short ?? "nothing") to \(journal.to.short) left paths that match neither commit",
+                paths: state.foreign,
+                hint: "these are your changes: save them elsewhere and remove them, then run the command again to finish the move")
+        }
+        try MovePreflight.checkObstacles(repository, plan, recovering: true)
+        try MoveWriter(repository: repository, plan: plan).writeWorkTree(skipping: state.done)
+        let message = undo ? "modkit: undo interrupted move" : "modkit: finish interrupted move"
+        try finish(repository, plan, target, logMessage: message) {
+            // Undoing also puts back the branch the move created or moved, when HEAD returns to another one.
+            guard undo, let moved = journal.toBranch, moved != journal.fromBranch else { return }
+            if let previous = journal.toBranchPrevious {
+                try repository.setReference("refs/heads/" + moved, to: previous, force: true, logMessage: message)
+            } else if try repository.branchTarget(moved) != nil {
+                try repository.deleteReference("refs/heads/" + moved)
+            }
+        }
+        return journal
+    }
+
+    /// The linked worktree (its directory) that has `branch` checked out or is rebasing it; nil when none does.
+    public static func linkedWorktree(holding branch: String, in repository: Repository) throws -> String? {
+        let common = String(cString: git_repository_commondir(repository.pointer)).withoutTrailingSlash
+        var gitDirs = ((try? FileManager.default.contentsOfDirectory(atPath: common + "/worktrees")) ?? []).map { common + "/worktrees/" + $0 }
+        if common != repository.gitDir { gitDirs.append(common) }
+        for gitDir in gitDirs where gitDir != repository.gitDir {
+            let heads = ["HEAD", "rebase-merge/head-name", "rebase-apply/head-name"].compactMap {
+                FileManager.default.contents(atPath: gitDir + "/" + $0).map { String(decoding: $0, as: UTF8.self) }
+            }
+            guard heads.contains(where: { $0.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("refs/heads/\(branch)") }) else { continue }
+            let link = FileManager.default.contents(atPath: gitDir + "/gitdir").map { String(decoding: $0, as: UTF8.self) }
+            let path = link?.trimmingCharacters(in: .whitespacesAndNewlines) ?? gitDir
+            return path.hasSuffix("/.git") ? String(path.dropLast(5)) : path
+        }
+        return nil
+    }
+
+    /// Index, then references, then the journal is cleared: the move is done.
+    private static func finish(_ repository: Repository, _ plan: MovePlan, _ journal: MoveJournal, logMessage: String,
+                               then restore: () throws -> Void = {}) throws {
+        try MoveIndex(repository: repository, plan: plan).write()
+        if let branch = journal.toBranch {
+            let name = "refs/heads/" + branch
+            if try repository.reference(name) != journal.to {
+                try repository.setReference(name, to: journal.to, force: true, logMessage: logMessage)
+            }
+            if try repository.head().branchName != branch {
+                try check(git_repository_set_head(repository.pointer, name), "git_repository_set_head")
+            }
+        } else {
+            var raw = journal.to.gitOID
+            try check(git_repository_set_head_detached(repository.pointer, &raw), "git_repository_set_head_detached")
+        }
+        try restore()
+        try MoveJournal.clear(gitDir: repository.gitDir)
+    }
+
+    private static func timestamp() -> String {
+        ISO8601DateFormatter().string(from: Date())
+    }
+}
+
+extension MoveJournal {
+    /// The move that undoes this one: back to the old commit and branch, the moved branch back to its old tip.
+    var reversed: MoveJournal {
+        MoveJournal(from: to, fromBranch: toBranch, to: from ?? to, toBranch: fromBranch,
+                    toBranchPrevious: from, started: started)
+    }
+}
+
+extension Head {
+    var branchName: String? {
+        switch self {
+        case .branch(let name, _), .unborn(let name): return name
+        case .detached: return nil
+        }
+    }
+
+    var commit: OID? {
+        switch self {
+        case .branch(_, let commit), .detached(let commit): return commit
+        case .unborn: return nil
+        }
+    }
+}
