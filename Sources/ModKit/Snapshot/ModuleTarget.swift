@@ -79,6 +79,7 @@ struct ModuleTarget: Sendable {
         guard exists, let target = copy.target, problems.isEmpty else { return copy }
         do {
             let repository = try Repository.open(directory.path)
+            if journal != nil { KilledRunLock.removeIndexLock(of: repository, madeAfter: journalFile) }
             let place = try StartingPoint(repository, journal: journal, target: target, label: entry.name, journalFile: journalFile)
             copy.old = place.old
             copy.target = place.target

@@ -81,6 +81,7 @@ public enum SnapshotCheckout {
         var manifestPlace: StartingPoint?
         if movesManifest {
             do {
+                if journaled["."] != nil { KilledRunLock.removeIndexLock(of: manifestRepository.repository, madeAfter: journalFile) }
                 let place = try StartingPoint(manifestRepository.repository, journal: journaled["."], target: snapshotCommit,
                                               label: "manifest repository", journalFile: journalFile)
                 let check = try MoveCheck(manifestRepository.repository, label: "manifest repository", path: ".", from: place.old,

@@ -52,12 +52,7 @@ struct TagJournal: Codable, Equatable {
         }
         if case .branch(let branch, _) = try repository.head() { Self.removeStaleLock(of: "refs/heads/\(branch)", in: repository) }
         // The index lock the run took to stage the file: made after the journal, so not one an earlier git left.
-        let journalDate = try? FileManager.default.attributesOfItem(atPath: Self.file(in: root).path)[.modificationDate] as? Date
-        let indexLock = repository.gitDir.hasSuffix("/") ? repository.gitDir + "index.lock" : repository.gitDir + "/index.lock"
-        if let journalDate, let lockDate = try? FileManager.default.attributesOfItem(atPath: indexLock)[.modificationDate] as? Date,
-           lockDate >= journalDate {
-            try? FileManager.default.removeItem(atPath: indexLock)
-        }
+        KilledRunLock.removeIndexLock(of: repository, madeAfter: Self.file(in: root))
         if try repository.head().commit == commit { return ["an interrupted 'modkit tag \(snapshot)' had completed"] }
         var notes = try rollBackTags(root: root)
         if try repository.head().commit == head {

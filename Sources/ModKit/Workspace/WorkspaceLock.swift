@@ -111,8 +111,10 @@ public enum PrivateState {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let ignore = directory.appendingPathComponent(".gitignore")
         // It ignores itself too, so a command that writes it leaves the manifest repository clean.
-        let current = "# modkit's private state (this file included); snapshots/ is committed.\n/lock\n/release/\n/placed\n/.gitignore\n"
-        let former = ["# modkit's private state; snapshots/ is committed.\n/lock\n/release/\n",
+        // `/lock*` covers the lock's staging copies (`lock.<pid>-<time>`) that a killed command may leave.
+        let current = "# modkit's private state (this file included); snapshots/ is committed.\n/lock*\n/release/\n/placed\n/.gitignore\n"
+        let former = ["# modkit's private state (this file included); snapshots/ is committed.\n/lock\n/release/\n/placed\n/.gitignore\n",
+                      "# modkit's private state; snapshots/ is committed.\n/lock\n/release/\n",
                       "# modkit's private state (this file included); snapshots/ is committed.\n/lock\n/release/\n/.gitignore\n",
                       "# modkit's private state; snapshots/ is committed.\n/lock\n/release/\n/placed\n"]
         let existing = FileManager.default.contents(atPath: ignore.path)
