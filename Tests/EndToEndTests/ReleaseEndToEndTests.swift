@@ -176,6 +176,32 @@ import Testing
         }
     }
 
+    /// A requirement computed in code is a warning in release's pin step, as in `modkit pin`; only `--strict` stops there.
+    @Test func aRequirementModkitCannotVerifyWarnsAndBlocksOnlyWithStrict() throws {
+        let sandbox = try makeProduct()
+        let podspec = "ws/Features/Analytics/Analytics.podspec"
+        let computed = "firebase_version = ENV.fetch('FIREBASE_VERSION', '~> 12.0')\n" + Self.podspec("Analytics", "1.0.0", ["Core"])
+            .replacingOccurrences(of: "end\n", with: "  s.dependency 'Firebase', firebase_version\nend\n")
+        try sandbox.write(computed, to: podspec)
+        try sandbox.git("commit", "-qam", "Analytics uses Firebase", in: "ws")
+        try sandbox.git("push", "-q", "origin", "main", in: "ws")
+        let warning = "Features/Analytics/Analytics.podspec:7: 'Firebase' cannot verify"
+
+        let strict = try sandbox.modkit("release", "1.1.0", "--bump", "minor", "--yes", "--strict", in: "ws")
+        #expect(strict.status == 1, "\(strict.out)\n\(strict.err)")
+        #expect(strict.out.contains("✗ pin") && strict.out.contains("    \(warning)"), "\(strict.out)")
+        #expect(!strict.out.contains("✓ guard") && sandbox.tagCommit("1.1.0", in: "ws") == nil, "nothing after pin ran:\n\(strict.out)")
+
+        let resumed = try sandbox.modkit("release", "1.1.0", "--yes", "--resume", in: "ws")
+        #expect(resumed.status == 0, "\(resumed.out)\n\(resumed.err)")
+        #expect(resumed.out.contains("✓ pin") && resumed.out.contains("    warning: \(warning)"), "\(resumed.out)")
+        #expect(resumed.out.contains("✓ push"), "\(resumed.out)")
+        let released = try sandbox.read(podspec)
+        #expect(released.contains("  s.dependency 'Firebase', firebase_version\n"), "left as written:\n\(released)")
+        #expect(released.contains("  s.dependency 'Core', '1.1.0'\n") && released.contains("s.version = '1.1.0'"), "\(released)")
+        #expect(try sandbox.git("--git-dir", sandbox.url("remotes/Product.git").path, "rev-parse", "--verify", "-q", "Analytics/1.1.0^{commit}").count == 40)
+    }
+
     @Test func markdownChecklist() throws {
         let sandbox = try makeProduct()
         let result = try sandbox.modkit("release", "1.1.0", "--markdown", "Core", "Net", in: "ws")

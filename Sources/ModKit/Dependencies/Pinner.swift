@@ -30,6 +30,11 @@ public struct PinFinding: Sendable, Codable, Equatable {
     public var version: String?
     public var reason: String?
 
+    /// Whether this finding stops `pin` (and release's pin step): nothing to pin it to, or, with `strict`, nothing modkit can verify.
+    public func blocks(strict: Bool) -> Bool {
+        kind == .unresolved || (strict && kind == .unrewritable)
+    }
+
     /// `path:line: 'Core' is loose ('~> 1.0'); pin: 1.0.1`
     public var message: String {
         let written = requirement.isEmpty ? "no version requirement"

@@ -65,7 +65,8 @@ extension ReleaseRun {
     func pin() throws -> [String] {
         let specs = WorkspaceSpecs.load(workspace, jobs: jobs, overlay: edits, versions: plannedVersions)
         let plans = Pinner.plan(specs, modules: plan.modules)
-        let blocking = plans.flatMap(\.findings).filter { $0.kind == .unresolved || $0.kind == .unrewritable }
+        let findings = plans.flatMap(\.findings)
+        let blocking = findings.filter { $0.blocks(strict: strict) }
         if !blocking.isEmpty { throw ReleaseStepFailure(problems: blocking.map(\.message)) }
         var lines: [String] = []
         for filePlan in plans where filePlan.hasChanges {
@@ -73,7 +74,9 @@ extension ReleaseRun {
             let count = filePlan.findings.filter { $0.kind == .loose || $0.kind == .stale }.count
             lines.append("\(filePlan.path): \(count) requirement\(count == 1 ? "" : "s") pinned")
         }
-        return lines.isEmpty ? ["every requirement already pinned"] : lines
+        if lines.isEmpty { lines = ["every requirement already pinned"] }
+        // What modkit cannot verify is reported as `modkit pin` reports it, and stops the step only with --strict.
+        return lines + findings.filter { $0.kind == .unrewritable }.map { "warning: \($0.message)" }
     }
 
     func regenerateGuards() throws -> [String] {

@@ -31,6 +31,8 @@ public final class ReleaseRun {
     public let plan: ReleasePlan
     public let dryRun: Bool
     let jobs: Int
+    /// Requirements modkit cannot verify stop the pin step too (`--strict`), not only those with no version to pin to.
+    public var strict = false
     /// Planned file changes: applied after each step in a real run, accumulated in a dry run.
     var edits = EditSet()
     /// Files this release changed so far (earlier runs included), relative to the workspace root.

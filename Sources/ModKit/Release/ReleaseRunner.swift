@@ -8,12 +8,15 @@ public enum ReleaseRunner {
         public var resume = false
         public var from: String?
         public var jobs = 4
+        /// The pin step fails on requirements modkit cannot verify too.
+        public var strict = false
 
-        public init(dryRun: Bool = false, resume: Bool = false, from: String? = nil, jobs: Int = 4) {
+        public init(dryRun: Bool = false, resume: Bool = false, from: String? = nil, jobs: Int = 4, strict: Bool = false) {
             self.dryRun = dryRun
             self.resume = resume
             self.from = from
             self.jobs = jobs
+            self.strict = strict
         }
     }
 
@@ -40,6 +43,7 @@ public enum ReleaseRunner {
         var state = initial
         let schedule = try schedule(plan, state: state, options: options)
         let run = ReleaseRun(workspace: workspace, plan: plan, dryRun: options.dryRun, jobs: options.jobs, state: state)
+        run.strict = options.strict
         run.willWrite = { files in
             var saved = state
             saved.files = files

@@ -48,7 +48,7 @@ enum PinCommand: Command {
         let plans = Pinner.plan(specs, modules: modules)
         let findings = plans.flatMap(\.findings)
         let unverified = findings.filter { $0.kind == .unrewritable }
-        let blocking = findings.filter { $0.kind == .unresolved } + (strict ? unverified : [])
+        let blocking = findings.filter { $0.blocks(strict: strict) }
         let toPin = findings.filter { $0.kind == .loose || $0.kind == .stale }
         let paths = findings.filter { $0.kind == .path }
 

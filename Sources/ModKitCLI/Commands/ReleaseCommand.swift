@@ -34,6 +34,7 @@ enum ReleaseCommand: Command {
             OptionSpec(nil, "bump", .value(metavar: "KIND"), help: "Release every released module with this increment: patch, minor or major."),
             OptionSpec(nil, "pre", .value(metavar: "ID"), help: "Make the new versions pre-releases, e.g. --pre beta gives 1.1.0-beta.1."),
             OptionSpec(nil, "from", .value(metavar: "STEP"), help: "Start at STEP (earlier steps are skipped)."),
+            OptionSpec(nil, "strict", help: "The pin step fails on requirements modkit cannot verify too (as pin --strict)."),
             OptionSpec(nil, "markdown", help: "Print the checklist as a Markdown task list and exit."),
             OptionSpec("y", "yes", help: "Do not ask for confirmation."),
         ],
@@ -112,7 +113,7 @@ enum ReleaseCommand: Command {
             }
         }
         let options = ReleaseRunner.Options(dryRun: dryRun, resume: resume, from: context.arguments.value("from"),
-                                            jobs: try context.jobs(waitsOnIO: true))
+                                            jobs: try context.jobs(waitsOnIO: true), strict: context.arguments.flag("strict"))
         if !context.json && (dryRun || context.arguments.flag("yes")) {
             console.result(plan.table() + (dryRun ? "(dry run: nothing is changed)\n" : ""), terminator: "")
         }
