@@ -176,6 +176,26 @@ import Testing
         #expect(try sandbox.read("ws/swift-log/Generated/swift_logVersion.h").contains("#define swift_logModuleVersionNumber 1006001"))
     }
 
+    /// Several podspecs in one module: each pod is guarded on its own, lockstep `"#{s.version}"` and `s.version.to_s` included.
+    @Test func everyPodOfAModuleWithSeveralPodspecsHasItsOwnGuard() throws {
+        let sandbox = try makeWorkspace()
+        let result = try sandbox.modkit("guard", "facebook-ios-sdk", "firebase-ios-sdk", "LatinKit", in: "ws")
+        #expect(result.status == 0, "\(result)")
+        let written = Set(result.out.split(separator: "\n").map { String($0.dropFirst("wrote ".count)) })
+        let pods = ["FBSDKCoreKit_Basics", "FBAEMKit", "FBSDKCoreKit", "FBSDKLoginKit"].map { "facebook-ios-sdk/Generated/\($0)Version" }
+            + ["FirebaseCoreInternal", "FirebaseCore", "FirebaseCoreExtension", "FirebaseAuth"].map { "firebase-ios-sdk/Generated/\($0)Version" }
+            + ["LatinKit/Generated/LatinKitVersion"]
+        #expect(written == Set(pods.flatMap { ["\($0).h", "\($0).swift"] }), "\(result.out)")
+        let login = try sandbox.read("ws/facebook-ios-sdk/Generated/FBSDKLoginKitVersion.swift")
+        #expect(login.contains("FBSDKLoginKit 18.0.0 requires FBSDKCoreKit 18.0.0;") && !login.contains("FBAEMKit"), "\(login)")
+        let coreKit = try sandbox.read("ws/facebook-ios-sdk/Generated/FBSDKCoreKitVersion.h")
+        #expect(coreKit.contains("FBSDKCoreKit_BasicsModuleVersionNumber != 18000000") && coreKit.contains("FBAEMKitModuleVersionNumber != 18000000"), "\(coreKit)")
+        let auth = try sandbox.read("ws/firebase-ios-sdk/Generated/FirebaseAuthVersion.swift")
+        #expect(auth.contains("import FirebaseCore\nimport FirebaseCoreExtension\n") && auth.contains("FirebaseAuth 12.19.0 requires FirebaseCore 12.19.0;"), "\(auth)")
+        #expect(try sandbox.read("ws/LatinKit/Generated/LatinKitVersion.swift").contains("LatinKit 2.3.0 requires FirebaseCore 12.19.0;"))
+        #expect(try sandbox.modkit("guard", "--check", "facebook-ios-sdk", "firebase-ios-sdk", "LatinKit", in: "ws").status == 0)
+    }
+
     @Test func aGitBranchWithoutALockEntryIsReportedAndLeftAlone() throws {
         let sandbox = try Sandbox()
         try sandbox.write("version: 1\nworkspace: W\nmodules:\n  - name: App\n    path: App\n", to: "ws/modkit.yml")

@@ -1,17 +1,22 @@
 import Foundation
 
-/// One workspace module as guard sees it: what the CLI gathers from the manifest and the spec files.
+/// One guarded unit as guard sees it: a workspace module, or one pod of a module with several podspecs.
 public struct GuardModule: Sendable, Hashable {
+    /// The module's name, or the pod's: guard symbols and file names derive from it.
     public var name: String
+    /// The workspace module it belongs to (its own name unless it is a pod); selecting that module selects it.
+    public var module: String
     public var directory: URL
     /// The module's current version; nil when none is known (the module is then reported, not guarded).
     public var version: SemanticVersion?
     public var languages: Set<GuardLanguage>
-    /// Names of the modules it depends on; names that are not workspace modules are ignored.
+    /// Names of the units it depends on (modules, or pods of a module with several podspecs); other names are ignored.
     public var dependencies: [String]
 
-    public init(name: String, directory: URL, version: SemanticVersion?, languages: Set<GuardLanguage> = Set(GuardLanguage.allCases), dependencies: [String] = []) {
+    public init(name: String, module: String? = nil, directory: URL, version: SemanticVersion?,
+                languages: Set<GuardLanguage> = Set(GuardLanguage.allCases), dependencies: [String] = []) {
         self.name = name
+        self.module = module ?? name
         self.directory = directory
         self.version = version
         self.languages = languages
@@ -56,9 +61,9 @@ public enum GuardRun {
         return .success(GuardSpec(name: module.name, version: version, dependencies: dependencies))
     }
 
-    /// Plans every module in `selected` (all when nil) and, in `.write` mode, writes what changed; one module's failure does not stop the others.
+    /// Plans every unit of the modules in `selected` (all when nil) and, in `.write` mode, writes what changed; one module's failure does not stop the others.
     public static func run(_ workspace: [GuardModule], selected: Set<String>? = nil, generatedDir: String, mode: GuardMode) -> [GuardOutcome] {
-        workspace.filter { selected?.contains($0.name) ?? true }.map { module in
+        workspace.filter { selected?.contains($0.module) ?? true }.map { module in
             var outcome = GuardOutcome(module: module.name)
             do {
                 let spec = try spec(for: module, in: workspace).get()
