@@ -156,24 +156,55 @@ import Testing
 
     /// The incremental cycle a teammate meets, exactly 20 times and without pauses: build, bump Core, regenerate only Core's
     /// guard, build. Feature requires Core 1.0.1; every build against another version fails with the guard's message.
+    /// In cycles 4 and 14 the guard is written in the very second the previous build started, and Core is stamped as if
+    /// rebuilt the instant `modkit guard` returned: without `GuardWriter.settle()` those builds pass against the wrong Core.
     @Test(.timeLimit(.minutes(15)))
     func everyIncrementalBuildAfterABumpIsCheckedTwentyTimesOver() throws {
         let swift = try #require(findExecutable("swift"), "swift is needed")
         let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
+        #if os(Linux)
+        let library = try #require(GuardSameSecond.library, "libfaketime is needed (apt-get install faketime; scripts/test.sh installs it)")
+        let sameSecondCycles: Set<Int> = [4, 14]
+        #else
+        let library = GuardSameSecond.library ?? ""
+        let sameSecondCycles: Set<Int> = []   // libfaketime cannot be preloaded into the toolchain under macOS's System Integrity Protection
+        #endif
+        let clock = try GuardSameSecond(in: root, swiftc: try #require(findExecutable("swiftc"), "swiftc is needed"), library: library)
         let (core, feature) = try makePackages(in: root)
         let generatedDir = Self.swiftGeneratedDir
-        func build() throws -> GuardProcessResult { try Self.build(feature, with: swift, scratch: root.appendingPathComponent(".build")) }
+        let scratch = root.appendingPathComponent(".build")
+        func build(fakeSecond: Int? = nil, arguments: [String] = []) throws -> GuardProcessResult {
+            try runGuardProcess(swift, ["build", "--package-path", feature.path, "--scratch-path", scratch.path] + arguments,
+                                environment: clock.environment(fakeSecond: fakeSecond))
+        }
         try writeGuard(Self.core101, in: core, generatedDir: generatedDir)
         try writeGuard(Self.feature, in: feature, generatedDir: generatedDir)
         let first = try build()
         try #require(first.status == 0, "matching versions must build:\n\(first.output)")
         let versions = ["1.0.2", "1.0.1", "1.0.3", "1.0.1"]
         var outcomes: [String] = []
+        var fakeSecond: Int?
+        var lastDuration = 10.0
         for cycle in 0..<20 {
             let coreVersion = versions[cycle % versions.count]
+            if let second = fakeSecond {
+                #expect(GuardSameSecond.wait(until: second), "cycle \(cycle): the previous build ran past its fake second \(second)")
+            }
+            let writing = Date()
             try writeGuard(GuardSpec(name: "Core", version: version(coreVersion)), in: core, generatedDir: generatedDir)
-            let result = try build()
+            if let second = fakeSecond {
+                #expect(Int(writing.timeIntervalSince1970) == second, "cycle \(cycle): the guard must be written in second \(second)")
+                let returned = Date()
+                let coreOnly = try build(arguments: ["--target", "Core"])
+                try #require(coreOnly.status == 0, "cycle \(cycle): Core alone must build:\n\(coreOnly.output)")
+                try GuardSameSecond.stamp(scratch.appendingPathComponent("debug/Modules/Core.swiftmodule"), returned)
+            }
+            // The build before a same-second cycle starts, as the compiler sees it, in a second it surely ends before.
+            let started = Date()
+            fakeSecond = sameSecondCycles.contains(cycle + 1) ? Int(started.timeIntervalSince1970 + 3 * lastDuration) + 3 : nil
+            let result = try build(fakeSecond: fakeSecond)
+            lastDuration = Date().timeIntervalSince(started)
             let message = "'requireCore' is unavailable: Feature 2.0.0 requires Core 1.0.1; found a different version."
             if coreVersion == "1.0.1" {
                 #expect(result.status == 0, "cycle \(cycle): Core 1.0.1 must build:\n\(result.output)")

@@ -7,12 +7,14 @@ struct GuardProcessResult {
     var output: String
 }
 
-/// Runs `executable` with `arguments` in `directory`, stdout and stderr merged (diagnostics may go to either).
-func runGuardProcess(_ executable: String, _ arguments: [String], in directory: URL? = nil) throws -> GuardProcessResult {
+/// Runs `executable` with `arguments` in `directory`, stdout and stderr merged (diagnostics may go to either);
+/// `environment` is added to this process's.
+func runGuardProcess(_ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> GuardProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
     let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("modkit-guard-\(UUID().uuidString).log")
     _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
     defer { try? FileManager.default.removeItem(at: outputFile) }
