@@ -12,28 +12,7 @@ extension YAML {
 
     /// `"…"` with backslash escapes for `"`, `\`, line breaks and every non-printable character.
     public static func doubleQuoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            case "\u{85}": out += "\\N"
-            case "\u{2028}": out += "\\L"
-            case "\u{2029}": out += "\\P"
-            case "\u{FEFF}": out += "\\uFEFF"
-            default:
-                if scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value <= 0x9F) {
-                    let hex = String(scalar.value, radix: 16, uppercase: true)
-                    out += "\\x" + (hex.count == 1 ? "0" : "") + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        "\"" + StringEscaping.yamlDoubleQuoted(text) + "\""
     }
 
     static func isPlainSafe(_ text: String, in context: ScalarContext) -> Bool {

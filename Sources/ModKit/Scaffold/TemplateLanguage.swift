@@ -27,12 +27,12 @@ enum TemplateLanguage: Equatable {
     func escape(_ value: String, before: Substring, after: Substring) -> String {
         switch (self, openQuote(before: before)) {
         case (.plain, _): return value
-        case (.ruby, "'"): return Self.replacing(value, ["\\": "\\\\", "'": "\\'"])
-        case (.ruby, "\""): return Self.replacing(value, ["\\": "\\\\", "\"": "\\\"", "#": "\\#", "\n": "\\n", "\r": "\\r"])
-        case (.swift, "\""): return Self.replacing(value, ["\\": "\\\\", "\"": "\\\"", "\n": "\\n", "\r": "\\r"])
-        case (.json, "\""): return Self.jsonEscaped(value)
-        case (.yaml, "'"): return Self.replacing(value, ["'": "''"])
-        case (.yaml, "\""): return String(YAML.doubleQuoted(value).dropFirst().dropLast())
+        case (.ruby, "'"): return StringEscaping.rubySingleQuoted(value)
+        case (.ruby, "\""): return StringEscaping.rubyDoubleQuoted(value)
+        case (.swift, "\""): return StringEscaping.swift(value)
+        case (.json, "\""): return StringEscaping.json(value)
+        case (.yaml, "'"): return StringEscaping.yamlSingleQuoted(value)
+        case (.yaml, "\""): return StringEscaping.yamlDoubleQuoted(value)
         case (.yaml, nil):
             // A placeholder that is a whole value (`key: {{x}}`, `- {{x}}`) becomes a scalar that reads back as the value.
             let key = before.trimmingSuffixSpaces
@@ -65,33 +65,6 @@ enum TemplateLanguage: Equatable {
             }
         }
         return quote
-    }
-
-    private static func replacing(_ value: String, _ table: [Character: String]) -> String {
-        var out = ""
-        for c in value { if let replacement = table[c] { out += replacement } else { out.append(c) } }
-        return out
-    }
-
-    private static func jsonEscaped(_ value: String) -> String {
-        var out = ""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out
     }
 }
 

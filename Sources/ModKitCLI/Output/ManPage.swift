@@ -1,4 +1,5 @@
 import Foundation
+import ModKit
 
 /// `modkit help --man`: the manual page, in roff, generated from the same registry as `--help`.
 enum ManPage {
@@ -76,20 +77,7 @@ enum ManPage {
     }
 
     /// Backslashes and hyphens as roff wants them, and every non-ASCII character as a `\[uXXXX]` glyph.
-    private static func escape(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": escaped += "\\e"
-            case "-": escaped += "\\-"
-            case _ where scalar.isASCII: escaped.unicodeScalars.append(scalar)
-            default:
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                escaped += "\\[u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + "]"
-            }
-        }
-        return escaped
-    }
+    private static func escape(_ text: String) -> String { StringEscaping.roff(text) }
 
     private static func quoted(_ text: String) -> String {
         "\"" + escape(text).replacingOccurrences(of: "\"", with: "\\(dq") + "\""
