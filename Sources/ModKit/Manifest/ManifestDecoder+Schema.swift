@@ -101,7 +101,10 @@ extension ManifestDecoder {
                     error("import file '\(file)' must be a path inside \(called)", at: v.start)
                 }
             }
-            if let v = fields["name-allowlist"] { entry.nameAllowlist = schema.strings(v, for: "name-allowlist").map(\.value) }
+            if let v = fields["name-allowlist"] { entry.nameAllowlist = schema.strings(v, for: "name-allowlist", nullAllowed: true).map(\.value) }
+            if let v = fields["name-blocklist"] { entry.nameBlocklist = schema.strings(v, for: "name-blocklist", nullAllowed: true).map(\.value) }
+            if let v = fields["path-allowlist"] { entry.pathAllowlist = schema.strings(v, for: "path-allowlist", nullAllowed: true).map(\.value) }
+            if let v = fields["path-blocklist"] { entry.pathBlocklist = schema.strings(v, for: "path-blocklist", nullAllowed: true).map(\.value) }
             if let v = fields["path-prefix"], let prefix = schema.string(v, for: "path-prefix") {
                 if case .success(let path) = RelativePath.normalize(prefix) {
                     entry.pathPrefix = path.isEmpty ? nil : path

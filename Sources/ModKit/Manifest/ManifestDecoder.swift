@@ -7,7 +7,7 @@ struct ManifestDecoder {
     static let defaultsKeys = ["remote", "revision", "url-base", "tag-format", "dir-tag-format", "version-tag-format", "generated-dir", "groups"]
     static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "publish", "guard", "project", "depth", "specs"]
     static let releaseKeys = ["steps", "branch", "publish"]
-    static let importKeys = ["module", "file", "name-allowlist", "path-prefix"]
+    static let importKeys = ["module", "file", "name-allowlist", "path-allowlist", "name-blocklist", "path-blocklist", "path-prefix"]
     static let guardLanguages = ["c", "swift"]
 
     let file: YAMLFileDiagnostics

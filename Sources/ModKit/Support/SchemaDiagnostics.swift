@@ -6,8 +6,12 @@ struct YAMLFileDiagnostics {
     let source: SourceText
 
     init(displayPath: String, text: String) {
+        self.init(displayPath: displayPath, lines: SourceText(text))
+    }
+
+    init(displayPath: String, lines: SourceText) {
         self.displayPath = displayPath
-        source = SourceText(text)
+        source = lines
     }
 
     func location(_ mark: Mark) -> SourceLocation { SourceLocation(file: displayPath, line: mark.line, column: mark.column) }
