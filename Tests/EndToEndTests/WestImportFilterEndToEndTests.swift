@@ -44,11 +44,11 @@ import Testing
     }
 
     /// Imports and syncs `ws`, then checks that modkit cloned exactly `expected` and that west takes the same projects.
-    func expectSynced(_ sandbox: Sandbox, _ expected: Set<String>, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectSynced(_ sandbox: Sandbox, _ expected: Set<String>, prefix: String = "", sourceLocation: SourceLocation = #_sourceLocation) throws {
         real.expectOK(try sandbox.modkit("init", "--import", "nrf/west.yml", in: "ws"), "init", sourceLocation: sourceLocation)
         real.expectOK(try sandbox.modkit("sync", in: "ws"), "sync", sourceLocation: sourceLocation)
         let all = ["zephyr", "modules/hal/cmsis", "modules/hal/nordic", "modules/hal/stm32", "modules/crypto/mbedtls", "modules/lib/loramac-node", "tools/bsim"]
-        let cloned = Set(all.filter { real.isCloned(sandbox, "ws/\($0)") })
+        let cloned = Set(all.map { prefix + $0 }.filter { real.isCloned(sandbox, "ws/\($0)") })
         let written = try sandbox.read("ws/modkit.yml")
         #expect(cloned == expected, "\(written)", sourceLocation: sourceLocation)
         if let west = try WestParser.projects(sandbox, manifest: "ws/nrf/west.yml", topdir: "ws") {
@@ -78,5 +78,15 @@ import Testing
             """)
         // hal_nordic is blocked by path but allowed by name; cmsis and hal_stm32 are only blocked; bsim is in no allowlist.
         try expectSynced(sandbox, ["zephyr", "modules/hal/nordic", "modules/lib/loramac-node", "modules/crypto/mbedtls"])
+    }
+
+    @Test func aPathPrefixPlacesTheProjectAndWhatItImportsAndPatternsMatchTheWholePath() throws {
+        let sandbox = try Sandbox()
+        try workspace(sandbox, filters: """
+                        path-prefix: deps
+                        path-blocklist: [modules/hal/*, deps/modules/lib/*, "/tools/bsim"]
+            """)
+        // "/tools/bsim" is absolute, so it matches nothing: bsim stays.
+        try expectSynced(sandbox, ["deps/zephyr", "deps/modules/crypto/mbedtls", "deps/tools/bsim"], prefix: "deps/")
     }
 }

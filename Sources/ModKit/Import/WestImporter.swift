@@ -163,7 +163,9 @@ enum WestImporter {
             url = base + "/" + (reader.string(fields["repo-path"], for: "repo-path") ?? name)
         }
         let revision = reader.string(fields["revision"], for: "revision") ?? defaultRevision
-        let path = reader.string(fields["path"], for: "path") ?? name
+        // As in west, an import's path-prefix places the project itself too, not only what it imports.
+        let ownPrefix = fields["import"]?["path-prefix"]?.string ?? ""
+        let path = DisplayPath.join(ownPrefix, reader.string(fields["path"], for: "path") ?? name)
         let groups = fields["groups"].map { reader.schema.strings($0, for: "groups", nullAllowed: true).map(\.value) } ?? []
         let notes = reader.string(fields["description"], for: "description", emptyAllowed: true).map { [$0] } ?? []
         var module = ImportedModule(sourceName: name, url: url, path: path, revision: ImportedRevision.normalize(revision), groups: groups,
