@@ -10,7 +10,7 @@ let package = Package(
     name: "modkit-fuzz",
     dependencies: [.package(name: "modkit", path: "..")],
     targets: [
-        // YAML documents, snapshot files, template.yml, and the scalar emitter's round trip.
+        // YAML documents, snapshot files, template.yml, west.yml and .repos imports, and the scalar emitter's round trip.
         .executableTarget(name: "FuzzYAML", dependencies: [modkit]),
         // modkit.yml through the manifest decoder, and module entries appended to what decodes.
         .executableTarget(name: "FuzzManifest", dependencies: [modkit]),

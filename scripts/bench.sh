@@ -9,6 +9,9 @@
 #     --runs R  measured runs per operation (default 5)
 #     --peers   also measure west, vcstool, tsrc, gita (pip, in a throwaway venv) and myrepos (Debian)
 #     --debug   use the debug build instead of building a release binary
+#   scripts/bench.sh --reading [--runs R]
+#     --reading reading big one-line files: a 2,000-module flow-style modkit.yml, a 2,000-module snapshot,
+#               2,000-project west.yml and .repos (scripts/bench/reading.py)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 . "$repo/scripts/lib/deps.sh"
@@ -17,9 +20,11 @@ modkit_ensure_packages
 
 config=release
 args=()
+script=bench.py
 for argument in "$@"; do
     case "$argument" in
         --debug) config=debug ;;
+        --reading) script=reading.py ;;
         *) args+=("$argument") ;;
     esac
 done
@@ -30,4 +35,4 @@ else
     (cd "$repo" && swift build -q)
 fi
 modkit="$(cd "$repo" && swift build -c "$config" --show-bin-path)/modkit"
-exec python3 "$repo/scripts/bench/bench.py" --modkit "$modkit" "${args[@]}"
+exec python3 "$repo/scripts/bench/$script" --modkit "$modkit" "${args[@]}"

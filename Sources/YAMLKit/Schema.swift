@@ -1,17 +1,32 @@
 /// One problem a schema check found, at a place in the YAML text.
 public struct YAMLProblem: Sendable {
+    /// An error makes the file unusable; a warning says what is left out of another tool's file.
+    public enum Severity: Sendable, Hashable {
+        case error, warning
+    }
+
+    public var severity: Severity
     public var message: String
     public var mark: Mark
     public var hint: String?
     /// A related place, e.g. where a duplicated key is first given.
     public var note: YAMLNote?
 
-    public init(message: String, mark: Mark, hint: String? = nil, note: YAMLNote? = nil) {
+    public init(_ severity: Severity = .error, message: String, mark: Mark, hint: String? = nil, note: YAMLNote? = nil) {
+        self.severity = severity
         self.message = message
         self.mark = mark
         self.hint = hint
         self.note = note
     }
+}
+
+/// What `fields` does with a key the schema does not allow.
+public enum YAMLUnknownKeys: Sendable {
+    /// An error with a did-you-mean suggestion and the allowed keys: the file is modkit's own.
+    case error
+    /// A warning `message(key)` with a did-you-mean suggestion: another tool's file, whose other keys modkit does not carry over.
+    case warning(@Sendable (String) -> String)
 }
 
 /// A related place printed under a problem.
@@ -44,12 +59,19 @@ public struct YAMLSchemaReader: Sendable {
 
     public init() {}
 
+    /// True when any problem is an error.
+    public var hasErrors: Bool { problems.contains { $0.severity == .error } }
+
     public mutating func report(_ message: String, at mark: Mark, hint: String? = nil, note: YAMLNote? = nil) {
         problems.append(YAMLProblem(message: message, mark: mark, hint: hint, note: note))
     }
 
+    public mutating func warn(_ message: String, at mark: Mark, hint: String? = nil) {
+        problems.append(YAMLProblem(.warning, message: message, mark: mark, hint: hint))
+    }
+
     /// The allowed entries of a mapping; nil (reported) when `node` is not a mapping. `place` names it: "the snapshot", "module 'Core'".
-    public mutating func fields(_ node: YAMLNode, allowed: [String], in place: String) -> YAMLFields? {
+    public mutating func fields(_ node: YAMLNode, allowed: [String], in place: String, unknown: YAMLUnknownKeys = .error) -> YAMLFields? {
         guard let mapping = node.mapping else {
             report("expected a mapping for \(place), found \(node.kindDescription)", at: node.start, hint: "allowed keys: \(allowed.joined(separator: ", "))")
             return nil
@@ -65,6 +87,8 @@ public struct YAMLSchemaReader: Sendable {
                        note: YAMLNote(message: "'\(name)' is first given here", mark: first.key.start))
             } else if allowed.contains(name) {
                 fields.entries[name] = (key, value)
+            } else if case .warning(let message) = unknown {
+                warn(message(name) + DidYouMean.suffix(for: name, among: allowed), at: key.start)
             } else {
                 report("unknown key '\(name)' in \(place)\(DidYouMean.suffix(for: name, among: allowed))", at: key.start,
                        hint: "allowed here: \(allowed.joined(separator: ", "))")

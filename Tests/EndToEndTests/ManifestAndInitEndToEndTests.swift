@@ -33,7 +33,7 @@ import Testing
         #expect(result.out.isEmpty)
         let errors = result.err.split(separator: "\n").filter { $0.hasPrefix("modkit.yml:") && $0.contains(": error: ") }
         #expect(errors.count == 6, "\(result.err)")
-        #expect(result.err.contains("modkit.yml:7:5: error: unknown key 'revison' (did you mean 'revision'?)"))
+        #expect(result.err.contains("modkit.yml:7:5: error: unknown key 'revison' in module 'Core' (did you mean 'revision'?)"))
         #expect(result.err.contains("modkit.yml:8:11: error:"))
         #expect(result.err.contains("modkit.yml:13:11: error:"))
         #expect(result.err.contains("modkit.yml:14:11: error:"))

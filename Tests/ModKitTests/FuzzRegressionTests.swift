@@ -29,7 +29,12 @@ import YAMLKit
         #expect(!inputs.isEmpty)
         for (name, bytes) in inputs {
             if let text = try? YAML.text(fromUTF8: bytes) { _ = try? YAML.parse(text) }
-            do { _ = try SnapshotFile.parse(bytes, displayPath: name) } catch { expectLocated(error, name) }
+            do { _ = try SnapshotFile.parse(bytes, displayPath: name, tag: "v1") } catch { expectLocated(error, name) }
+            if let text = try? YAML.text(fromUTF8: bytes) {
+                let source = ImportSource(url: URL(fileURLWithPath: "/nonexistent/ws/west.yml"), displayPath: name, text: text)
+                do { _ = try WestImporter.read(source) } catch { expectLocated(error, name) }
+                do { _ = try VcstoolImporter.read(source) } catch { expectLocated(error, name) }
+            }
             do {
                 _ = try Template.decode(bytes, directory: URL(fileURLWithPath: "/nonexistent"), name: "t", displayPath: "t", origin: .path)
             } catch {

@@ -42,10 +42,11 @@ import Testing
         #expect(found.count == 6)
         #expect(found.map { "\($0.location!.line):\($0.location!.column)" } == ["9:5", "10:5", "11:11", "14:11", "15:11", "17:5"])
         let expected = """
-        modkit.yml:9:5: error: unknown key 'revison' (did you mean 'revision'?)
+        modkit.yml:9:5: error: unknown key 'revison' in module 'Core' (did you mean 'revision'?)
             revison: develop
             ^
-        modkit.yml:10:5: error: duplicate key 'path'; remove one of them
+        hint: allowed here: name, url, path, revision, groups, version, test, publish, guard, project, depth, specs
+        modkit.yml:10:5: error: duplicate key 'path' in module 'Core'; remove one of them
             path: Libs/Core2
             ^
         modkit.yml:8:5: note: 'path' is first given here
@@ -112,7 +113,7 @@ import Testing
     @Test func unknownKeyWithoutSuggestionListsAllowedKeys() {
         let found = problems("version: 1\nmodules: []\ncolour: red\n")
         #expect(found.first?.description == """
-        modkit.yml:3:1: error: unknown key 'colour' at the top level
+        modkit.yml:3:1: error: unknown key 'colour' in modkit.yml
         colour: red
         ^
         hint: allowed here: version, workspace, defaults, templates, modules, release, imports

@@ -25,7 +25,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let text = try? YAML.text(fromUTF8: bytes), let root = try? YAML.parse(text) {
         checkEmitter(root)
     }
-    _ = try? SnapshotFile.parse(bytes, displayPath: "v1:.modkit/snapshots/v1.yml")
+    _ = try? SnapshotFile.parse(bytes, displayPath: "v1:.modkit/snapshots/v1.yml", tag: "v1")
+    if let text = try? YAML.text(fromUTF8: bytes) {
+        // west.yml and .repos, as `init --import` and `imports:` read them.
+        let source = ImportSource(url: URL(fileURLWithPath: "/nonexistent/ws/west.yml"), displayPath: "west.yml", text: text)
+        _ = try? WestImporter.read(source)
+        _ = try? VcstoolImporter.read(source)
+    }
     _ = try? Template.decode(bytes, directory: URL(fileURLWithPath: "/nonexistent/template"), name: "t", displayPath: "t", origin: .path)
     return 0
 }

@@ -94,16 +94,16 @@ struct ImportSource {
         lines = SourceText(text)
     }
 
-    /// Reads `url` as UTF-8; an unreadable or non-UTF-8 file is an input error.
+    /// Reads `url` as UTF-8; an unreadable file is an input error, and so is a non-UTF-8 one, at the first byte that is not UTF-8.
     static func read(_ url: URL, displayPath: String) throws(ManifestError) -> ImportSource {
         guard let data = FileManager.default.contents(atPath: url.path) else {
             let exists = FileManager.default.fileExists(atPath: url.path)
             throw ManifestError(diagnostics: [.error(exists ? "cannot read \(displayPath)" : "\(displayPath) does not exist")])
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw ManifestError(diagnostics: [.error("\(displayPath) is not valid UTF-8 text", at: SourceLocation(file: displayPath, line: 1, column: 1))])
+        switch YAMLFileDiagnostics.text(of: [UInt8](data), displayPath: displayPath) {
+        case .success(let text): return ImportSource(url: url, displayPath: displayPath, text: text)
+        case .failure(let diagnostic): throw ManifestError(diagnostics: [diagnostic])
         }
-        return ImportSource(url: url, displayPath: displayPath, text: text)
     }
 
     func location(line: Int, column: Int = 1) -> SourceLocation {

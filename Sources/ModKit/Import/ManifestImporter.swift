@@ -83,11 +83,11 @@ public enum ManifestImporter {
                 }
                 module.path = String(full.dropFirst(rootPrefix.count))
             }
-            switch RelativePath.normalize(module.path) {
-            case .success(let path) where !path.isEmpty:
+            switch RelativePath.modulePath(module.path) {
+            case .success(let path):
                 module.path = path
-            default:
-                skip("\(called) has the path '\(module.path)', which is not a directory inside the workspace; not imported")
+            case .failure(let problem):
+                skip("\(called): \(problem.message); not imported", hint: problem.hint)
                 continue
             }
             if case .invalid(let why) = ModuleURL.classify(module.url) {

@@ -3,45 +3,36 @@ import YAMLKit
 /// Reads a vcstool `.repos` file: `repositories:` maps each path to `type`, `url` and `version`.
 enum VcstoolImporter {
     static func read(_ source: ImportSource) throws(ManifestError) -> ImportResult {
-        var problems = ImportProblems()
-        let root = try source.yamlRoot(expecting: "a vcstool file ('repositories:')")
-        guard let top = root.mapping, let repositoriesNode = top["repositories"] else {
-            throw ManifestError(diagnostics: [source.diagnostic(.error, "expected a mapping with the key 'repositories' (a vcstool .repos file)",
-                                                                line: root.start.line, column: root.start.column)])
+        var reader = YAMLImportReader(source)
+        let root = try reader.root(expecting: "a vcstool file ('repositories:')")
+        guard let repositoriesNode = root.mapping?["repositories"] else {
+            throw reader.fatal("expected a mapping with the key 'repositories' (a vcstool .repos file)", at: root.start)
         }
-        for (key, mark, _) in problems.entries(of: top, in: source) where key != "repositories" {
-            problems.warn("top-level key '\(key)' is not carried over", in: source, at: mark)
+        _ = reader.schema.fields(root, allowed: ["repositories"], in: source.displayPath, unknown: .warning { "top-level key '\($0)' is not carried over" })
+        if !repositoriesNode.isNull, repositoriesNode.mapping == nil {
+            throw reader.fatal("expected a mapping of paths for 'repositories', found \(repositoriesNode.kindDescription)", at: repositoriesNode.start)
         }
         var modules: [ImportedModule] = []
-        if !repositoriesNode.isNull {
-            guard let repositories = repositoriesNode.mapping else {
-                throw ManifestError(diagnostics: [source.diagnostic(.error, "expected a mapping of paths for 'repositories', found \(repositoriesNode.kindDescription)",
-                                                                    line: repositoriesNode.start.line, column: repositoriesNode.start.column)])
+        for (path, key, value) in reader.schema.namedEntries(repositoriesNode, for: "repositories", item: "repository") {
+            guard value.mapping != nil else {
+                reader.schema.report("expected a mapping with 'type' and 'url' for '\(path)', found \(value.kindDescription)", at: value.start)
+                continue
             }
-            for (path, mark, value) in problems.entries(of: repositories, in: source) {
-                guard let entry = value.mapping else {
-                    problems.error("expected a mapping with 'type' and 'url' for '\(path)', found \(value.kindDescription)", in: source, at: value.start)
-                    continue
-                }
-                let type = problems.string(entry["type"], for: "type", in: source)
-                guard let url = problems.string(entry["url"], for: "url", in: source) else {
-                    problems.error("repository '\(path)' has no 'url'", in: source, at: mark)
-                    continue
-                }
-                guard type == "git" else {
-                    problems.warn("repository '\(path)' has type '\(type ?? "none")'; modkit manages only git repositories, not imported",
-                                  in: source, at: entry["type"]?.start ?? mark)
-                    continue
-                }
-                for (key, keyMark, _) in problems.entries(of: entry, in: source) where !["type", "url", "version"].contains(key) {
-                    problems.warn("repository '\(path)': '\(key)' is not carried over", in: source, at: keyMark)
-                }
-                let version = problems.string(entry["version"], for: "version", in: source).map(ImportedRevision.normalize)
-                modules.append(ImportedModule(sourceName: path, url: url, path: path, revision: version,
-                                              location: source.location(line: mark.line, column: mark.column)))
+            let type = reader.string(value["type"], for: "type")
+            guard type == "git" else {
+                reader.schema.warn("repository '\(path)' has type '\(type ?? "none")'; modkit manages only git repositories, not imported",
+                                   at: value["type"]?.start ?? key.start)
+                continue
             }
+            guard let fields = reader.schema.fields(value, allowed: ["type", "url", "version"], in: "repository '\(path)'",
+                                                    unknown: .warning { "repository '\(path)': '\($0)' is not carried over" }) else { continue }
+            guard let url = reader.string(fields["url"], for: "url") else {
+                if fields["url"] == nil || fields["url"]?.isNull == true { reader.schema.report("repository '\(path)' has no 'url'", at: key.start) }
+                continue
+            }
+            let version = reader.string(fields["version"], for: "version").map(ImportedRevision.normalize)
+            modules.append(ImportedModule(sourceName: path, url: url, path: path, revision: version, location: reader.location(key.start)))
         }
-        try problems.throwIfFailed()
-        return ImportResult(format: .vcstool, source: source.displayPath, modules: modules, warnings: problems.warnings)
+        return ImportResult(format: .vcstool, source: source.displayPath, modules: modules, warnings: try reader.warnings())
     }
 }

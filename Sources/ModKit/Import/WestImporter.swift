@@ -2,116 +2,89 @@ import YAMLKit
 
 /// Reads a Zephyr `west.yml`: remotes with `url-base`, defaults, and projects with `repo-path`, `revision`, `path`, `groups`.
 enum WestImporter {
-    static let projectKeys: Set<String> = ["name", "remote", "url", "repo-path", "revision", "path", "groups", "description", "import", "clone-depth"]
+    static let projectKeys = ["name", "remote", "url", "repo-path", "revision", "path", "groups", "description", "import", "clone-depth"]
     /// west's revision when neither the project nor `defaults` names one.
     static let westDefaultRevision = "master"
 
+    static let manifestKeys = ["version", "defaults", "remotes", "projects", "self", "group-filter"]
+
     static func read(_ source: ImportSource) throws(ManifestError) -> ImportResult {
-        var problems = ImportProblems()
-        let root = try source.yamlRoot(expecting: "a west manifest ('manifest:' with 'projects:')")
-        guard let top = root.mapping, let manifestNode = top["manifest"] else {
-            throw ManifestError(diagnostics: [source.diagnostic(.error, "expected a mapping with the key 'manifest' (a west manifest)", line: root.start.line, column: root.start.column)])
+        var reader = YAMLImportReader(source)
+        let root = try reader.root(expecting: "a west manifest ('manifest:' with 'projects:')")
+        guard let manifestNode = root.mapping?["manifest"] else {
+            throw reader.fatal("expected a mapping with the key 'manifest' (a west manifest)", at: root.start)
         }
-        guard let manifest = manifestNode.mapping else {
-            throw ManifestError(diagnostics: [source.diagnostic(.error, "expected a mapping for 'manifest', found \(manifestNode.kindDescription)", line: manifestNode.start.line, column: manifestNode.start.column)])
+        guard manifestNode.mapping != nil else {
+            throw reader.fatal("expected a mapping for 'manifest', found \(manifestNode.kindDescription)", at: manifestNode.start)
         }
-        for (key, mark, _) in problems.entries(of: top, in: source) where key != "manifest" {
-            problems.warn("top-level key '\(key)' is not part of a west manifest; ignored", in: source, at: mark)
+        _ = reader.schema.fields(root, allowed: ["manifest"], in: source.displayPath,
+                                 unknown: .warning { "top-level key '\($0)' is not part of a west manifest; ignored" })
+        guard let manifest = reader.schema.fields(manifestNode, allowed: manifestKeys, in: "'manifest'",
+                                                  unknown: .warning { "'manifest: \($0)' is not carried over" }) else {
+            throw ManifestError(diagnostics: try reader.warnings())
         }
 
-        var remotes: [(name: String, urlBase: String)] = []
         var defaultRemote: String?
         var defaultRevision: String?
-        var projectsNode: YAMLNode?
-        var groupFilter: [String] = []
-        var imports: [ManifestImport] = []
-        for (key, mark, value) in problems.entries(of: manifest, in: source) {
-            switch key {
-            case "version": break
-            case "defaults":
-                guard let defaults = value.mapping else {
-                    problems.error("expected a mapping for 'defaults', found \(value.kindDescription)", in: source, at: value.start)
-                    continue
-                }
-                for (key, mark, value) in problems.entries(of: defaults, in: source) {
-                    switch key {
-                    case "remote": defaultRemote = problems.string(value, for: key, in: source)
-                    case "revision": defaultRevision = problems.string(value, for: key, in: source)
-                    default: problems.warn("'defaults: \(key)' is not carried over", in: source, at: mark)
-                    }
-                }
-            case "remotes":
-                guard let sequence = value.sequence else {
-                    problems.error("expected a sequence for 'remotes', found \(value.kindDescription)", in: source, at: value.start)
-                    continue
-                }
-                for item in sequence.items {
-                    guard let remote = item.mapping else {
-                        problems.error("expected a remote ('name' and 'url-base'), found \(item.kindDescription)", in: source, at: item.start)
-                        continue
-                    }
-                    let name = problems.string(remote["name"], for: "name", in: source)
-                    let base = problems.string(remote["url-base"], for: "url-base", in: source)
-                    guard let name, let base else {
-                        problems.error("a remote needs 'name' and 'url-base'", in: source, at: item.start)
-                        continue
-                    }
-                    for (key, mark, _) in problems.entries(of: remote, in: source) where key != "name" && key != "url-base" {
-                        problems.warn("'\(key)' of remote '\(name)' is not carried over", in: source, at: mark)
-                    }
-                    remotes.append((name, base))
-                }
-            case "projects":
-                projectsNode = value
-            case "self":
-                if let selfMapping = value.mapping {
-                    for (key, mark, value) in problems.entries(of: selfMapping, in: source) {
-                        if key == "import" {
-                            // Relative to the manifest's own folder; `ManifestImporter.finish` makes it relative to the workspace.
-                            if var entry = importEntry(value, project: nil, source: source, problems: &problems) {
-                                entry.file = source.url.deletingLastPathComponent().appendingPathComponent(entry.file).standardizedFileURL.path
-                                imports.append(entry)
-                            }
-                        } else {
-                            problems.warn("'self: \(key)' is not carried over", in: source, at: mark)
-                        }
-                    }
-                }
-            case "group-filter":
-                groupFilter = problems.strings(value, for: "group-filter", in: source)
-            default:
-                problems.warn("'manifest: \(key)' is not carried over", in: source, at: mark)
-            }
+        if let node = manifest["defaults"],
+           let defaults = reader.schema.fields(node, allowed: ["remote", "revision"], in: "'defaults'", unknown: .warning { "'defaults: \($0)' is not carried over" }) {
+            defaultRemote = reader.string(defaults["remote"], for: "remote")
+            defaultRevision = reader.string(defaults["revision"], for: "revision")
         }
+        let remotes = manifest["remotes"].map { remoteList($0, reader: &reader) } ?? []
+        var imports: [ManifestImport] = []
+        if let node = manifest["self"], node.mapping != nil,
+           let selfFields = reader.schema.fields(node, allowed: ["import"], in: "'self'", unknown: .warning { "'self: \($0)' is not carried over" }),
+           let importNode = selfFields["import"], var entry = importEntry(importNode, project: nil, reader: &reader) {
+            // Relative to the manifest's own folder; `ManifestImporter.finish` makes it relative to the workspace.
+            entry.file = source.url.deletingLastPathComponent().appendingPathComponent(entry.file).standardizedFileURL.path
+            imports.append(entry)
+        }
+        let groupFilter = manifest["group-filter"].map { reader.schema.strings($0, for: "group-filter", nullAllowed: true).map(\.value) } ?? []
 
         var modules: [ImportedModule] = []
-        if let projectsNode, !projectsNode.isNull {
+        if let projectsNode = manifest["projects"], !projectsNode.isNull {
             guard let sequence = projectsNode.sequence else {
-                throw ManifestError(diagnostics: [source.diagnostic(.error, "expected a sequence for 'projects', found \(projectsNode.kindDescription)",
-                                                                    line: projectsNode.start.line, column: projectsNode.start.column)])
+                throw reader.fatal("expected a sequence for 'projects', found \(projectsNode.kindDescription)", at: projectsNode.start)
             }
             for item in sequence.items {
-                if let module = project(item, remotes: remotes, defaultRemote: defaultRemote,
-                                        defaultRevision: defaultRevision ?? westDefaultRevision, source: source, problems: &problems) {
+                if let module = project(item, remotes: remotes, defaultRemote: defaultRemote, defaultRevision: defaultRevision ?? westDefaultRevision, reader: &reader) {
                     modules.append(module)
-                    if let mapping = item.mapping, let node = mapping["import"],
-                       let entry = importEntry(node, project: module.sourceName, source: source, problems: &problems) {
+                    if let node = item["import"], let entry = importEntry(node, project: module.sourceName, reader: &reader) {
                         imports.append(entry)
                     }
                 }
             }
         }
         if modules.isEmpty, imports.isEmpty {
-            problems.error("\(source.displayPath) declares no project", in: source, line: manifestNode.start.line,
-                           hint: "import the west.yml that lists the projects under 'manifest: projects:'")
+            reader.schema.report("\(source.displayPath) declares no project", at: manifestNode.start,
+                                 hint: "import the west.yml that lists the projects under 'manifest: projects:'")
         }
-        try problems.throwIfFailed()
+        let warnings = try reader.warnings()
         let urlBase = (defaultRemote ?? (remotes.count == 1 ? remotes[0].name : nil)).flatMap { name in remotes.first { $0.name == name }?.urlBase }
         var result = ImportResult(format: .west, source: source.displayPath, modules: modules,
-                                  defaultRevision: defaultRevision ?? westDefaultRevision, urlBase: urlBase, warnings: problems.warnings)
+                                  defaultRevision: defaultRevision ?? westDefaultRevision, urlBase: urlBase, warnings: warnings)
         result.imports = imports
         result.defaultGroups = defaultGroups(groupFilter, modules: modules)
         return result
+    }
+
+    /// `remotes:` — each a `name` and a `url-base`.
+    private static func remoteList(_ node: YAMLNode, reader: inout YAMLImportReader) -> [(name: String, urlBase: String)] {
+        if node.isNull { return [] }
+        guard let sequence = node.sequence else {
+            reader.schema.report("expected a sequence for 'remotes', found \(node.kindDescription)", at: node.start)
+            return []
+        }
+        var remotes: [(name: String, urlBase: String)] = []
+        for item in sequence.items {
+            let called = item["name"]?.string.map { "remote '\($0)'" } ?? "a remote"
+            guard let fields = reader.schema.fields(item, allowed: ["name", "url-base"], in: called, unknown: .warning { "'\($0)' of \(called) is not carried over" }),
+                  let name = reader.schema.requiredString(fields, "name", in: called),
+                  let base = reader.schema.requiredString(fields, "url-base", in: called) else { continue }
+            remotes.append((name, base))
+        }
+        return remotes
     }
 
     /// west's rule — a project is active unless it has groups and every one of them is disabled — as `defaults.groups`:
@@ -131,81 +104,77 @@ enum WestImporter {
         return disabled.map { "-" + $0 } + enabling
     }
 
-    /// A project's `import:` — `true`, a file, or `{file, name-allowlist, path-prefix}` — as an `imports:` entry.
-    private static func importEntry(_ node: YAMLNode, project: String?, source: ImportSource, problems: inout ImportProblems) -> ManifestImport? {
+    static let importKeys = ["file", "name-allowlist", "path-allowlist", "name-blocklist", "path-blocklist", "path-prefix"]
+
+    /// A project's `import:` — `true`, a file, or a mapping with a file, allowlists, blocklists and a path prefix — as an `imports:` entry.
+    private static func importEntry(_ node: YAMLNode, project: String?, reader: inout YAMLImportReader) -> ManifestImport? {
         let called = project.map { "project '\($0)'" } ?? "self"
         if let flag = node.bool { return flag ? ManifestImport(module: project) : nil }
         if let file = node.string { return ManifestImport(module: project, file: file) }
-        guard let mapping = node.mapping else {
-            problems.error("\(called): expected true, a file or a mapping for 'import', found \(node.kindDescription)", in: source, at: node.start)
+        guard node.mapping != nil, let fields = reader.schema.fields(node, allowed: importKeys, in: "the 'import' of \(called)",
+                                                                      unknown: .warning { "\(called): 'import: \($0)' is not carried over" }) else {
+            reader.schema.report("\(called): expected true, a file or a mapping for 'import', found \(node.kindDescription)", at: node.start)
             return nil
         }
         var entry = ManifestImport(module: project)
-        for (key, mark, value) in problems.entries(of: mapping, in: source) {
-            switch key {
-            case "file": entry.file = problems.string(value, for: key, in: source) ?? entry.file
-            case "name-allowlist": entry.nameAllowlist = problems.strings(value, for: key, in: source)
-            case "path-prefix": entry.pathPrefix = problems.string(value, for: key, in: source)
-            default: problems.warn("\(called): 'import: \(key)' is not carried over; only file, name-allowlist and path-prefix are", in: source, at: mark)
-            }
+        entry.file = reader.string(fields["file"], for: "file") ?? entry.file
+        // west takes a single string for a list of one, and an empty list lists nothing.
+        func list(_ key: String) -> [String]? {
+            fields[key].map { reader.schema.strings($0, for: key, nullAllowed: true).map(\.value) }
         }
+        entry.nameAllowlist = list("name-allowlist")
+        entry.pathAllowlist = list("path-allowlist")
+        entry.nameBlocklist = list("name-blocklist")
+        entry.pathBlocklist = list("path-blocklist")
+        entry.pathPrefix = reader.string(fields["path-prefix"], for: "path-prefix")
         return entry
     }
 
     private static func project(_ item: YAMLNode, remotes: [(name: String, urlBase: String)], defaultRemote: String?, defaultRevision: String,
-                                source: ImportSource, problems: inout ImportProblems) -> ImportedModule? {
-        guard let mapping = item.mapping else {
-            problems.error("expected a project (a mapping with 'name'), found \(item.kindDescription)", in: source, at: item.start)
+                                reader: inout YAMLImportReader) -> ImportedModule? {
+        guard item.mapping != nil else {
+            reader.schema.report("expected a project (a mapping with 'name'), found \(item.kindDescription)", at: item.start)
             return nil
         }
-        guard let name = problems.string(mapping["name"], for: "name", in: source) else {
-            problems.error("a project needs a 'name'", in: source, at: item.start)
+        guard let name = reader.string(item["name"], for: "name") else {
+            if item["name"]?.isNull ?? true { reader.schema.report("a project needs a 'name'", at: item.start) }
             return nil
         }
-        for (key, mark, _) in problems.entries(of: mapping, in: source) where !projectKeys.contains(key) {
-            problems.warn("project '\(name)': '\(key)' is not carried over", in: source, at: mark)
-        }
+        let called = "project '\(name)'"
+        guard let fields = reader.schema.fields(item, allowed: projectKeys, in: called, unknown: .warning { "\(called): '\($0)' is not carried over" }) else { return nil }
         let url: String
-        if let explicit = problems.string(mapping["url"], for: "url", in: source) {
+        if let explicit = reader.string(fields["url"], for: "url") {
             url = explicit
-            if mapping["remote"] != nil || mapping["repo-path"] != nil {
-                problems.error("project '\(name)' has 'url' together with 'remote' or 'repo-path'", in: source, at: item.start)
+            if fields["remote"] != nil || fields["repo-path"] != nil {
+                reader.schema.report("\(called) has 'url' together with 'remote' or 'repo-path'", at: item.start)
             }
         } else {
-            guard let remoteName = problems.string(mapping["remote"], for: "remote", in: source) ?? defaultRemote else {
-                problems.error("project '\(name)' has neither 'url' nor 'remote', and 'defaults' names no remote", in: source, at: item.start)
+            guard let remoteName = reader.string(fields["remote"], for: "remote") ?? defaultRemote else {
+                reader.schema.report("\(called) has neither 'url' nor 'remote', and 'defaults' names no remote", at: item.start)
                 return nil
             }
             guard let remote = remotes.first(where: { $0.name == remoteName }) else {
-                problems.error("project '\(name)' uses remote '\(remoteName)', which 'remotes' does not declare\(DidYouMean.suffix(for: remoteName, among: remotes.map(\.name)))",
-                               in: source, at: mapping["remote"]?.start ?? item.start)
+                reader.schema.report("\(called) uses remote '\(remoteName)', which 'remotes' does not declare\(DidYouMean.suffix(for: remoteName, among: remotes.map(\.name)))",
+                                     at: fields["remote"]?.start ?? item.start)
                 return nil
             }
             var base = remote.urlBase
             while base.hasSuffix("/") { base.removeLast() }
-            url = base + "/" + (problems.string(mapping["repo-path"], for: "repo-path", in: source) ?? name)
+            url = base + "/" + (reader.string(fields["repo-path"], for: "repo-path") ?? name)
         }
-        let revision = problems.string(mapping["revision"], for: "revision", in: source) ?? defaultRevision
-        let path = problems.string(mapping["path"], for: "path", in: source) ?? name
-        let groups = problems.strings(mapping["groups"], for: "groups", in: source)
-        let notes = problems.string(mapping["description"], for: "description", in: source).map { [$0] } ?? []
+        let revision = reader.string(fields["revision"], for: "revision") ?? defaultRevision
+        // As in west, an import's path-prefix places the project itself too, not only what it imports.
+        let ownPrefix = fields["import"]?["path-prefix"]?.string ?? ""
+        let path = DisplayPath.join(ownPrefix, reader.string(fields["path"], for: "path") ?? name)
+        let groups = fields["groups"].map { reader.schema.strings($0, for: "groups", nullAllowed: true).map(\.value) } ?? []
+        let notes = reader.string(fields["description"], for: "description", emptyAllowed: true).map { [$0] } ?? []
         var module = ImportedModule(sourceName: name, url: url, path: path, revision: ImportedRevision.normalize(revision), groups: groups,
-                                    notes: notes, location: source.location(line: item.start.line, column: item.start.column))
-        if let node = mapping["clone-depth"] {
+                                    notes: notes, location: reader.location(item.start))
+        if let node = fields["clone-depth"] {
             if let depth = node.int, depth > 0 { module.depth = depth } else {
-                problems.error("project '\(name)': 'clone-depth' must be a positive number", in: source, at: node.start)
+                reader.schema.report("\(called): 'clone-depth' must be a positive number", at: node.start)
             }
         }
         return module
-    }
-
-    /// A short rendering of a value for messages: a scalar as is, a collection by kind.
-    static func describe(_ node: YAMLNode) -> String {
-        if let value = node.string { return value }
-        if let sequence = node.sequence { return "[" + sequence.items.map(describe).joined(separator: ", ") + "]" }
-        if let mapping = node.mapping {
-            return "{" + mapping.entries.map { "\($0.key.string ?? "?"): \(describe($0.value))" }.joined(separator: ", ") + "}"
-        }
-        return "null"
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Follows `imports:` when modkit.yml is loaded: reads each named module's west manifest from its work tree, when it is
-/// there, and appends the projects it lists (filtered by `name-allowlist`, placed under `path-prefix`), recursively
+/// there, and appends the projects it lists (filtered by its allowlists and blocklists, placed under `path-prefix`), recursively
 /// through their own `import:`. A project the workspace already has (by project name) is not added again: the importing
 /// manifest wins, as in west.
 enum WestImports {
@@ -12,8 +12,8 @@ enum WestImports {
         var entry: ManifestImport
         var level: Int
         var prefix: String?
-        /// Every allowlist on the way here: a project must be in each.
-        var allowlists: [[String]]
+        /// Every import on the way here: a project must pass the filters of each.
+        var filters: [ManifestImport]
     }
 
     static func follow(into manifest: inout Manifest) {
@@ -22,7 +22,7 @@ enum WestImports {
         for module in manifest.modules { byProject[module.project ?? module.name] = module.name }
         var paths = PathNesting()
         for (index, module) in manifest.modules.enumerated() { paths.add(module.path, index: index) }
-        var queue = manifest.imports.map { Pending(entry: $0, level: 0, prefix: $0.pathPrefix, allowlists: $0.nameAllowlist.map { [$0] } ?? []) }
+        var queue = manifest.imports.map { Pending(entry: $0, level: 0, prefix: $0.pathPrefix, filters: [$0]) }
         var followed: Set<String> = []
         while !queue.isEmpty {
             let pending = queue.removeFirst()
@@ -62,8 +62,10 @@ enum WestImports {
     private static func add(_ result: ImportResult, from shown: String, _ pending: Pending, into manifest: inout Manifest, queue: inout [Pending],
                             usedNames: inout Set<String>, byProject: inout [String: String], paths: inout PathNesting) {
         for imported in result.modules {
-            guard pending.allowlists.allSatisfy({ $0.contains(imported.sourceName) }), byProject[imported.sourceName] == nil else { continue }
+            guard byProject[imported.sourceName] == nil else { continue }
             let joined = pending.prefix.map { DisplayPath.join($0, imported.path) } ?? imported.path
+            let filtered = (try? RelativePath.normalize(joined).get()) ?? joined
+            guard pending.filters.allSatisfy({ WestImportFilter.allows($0, name: imported.sourceName, path: filtered) }) else { continue }
             guard case .success(let path) = RelativePath.normalize(joined), !path.isEmpty,
                   paths.earliestCollision(with: path, allows: { _, _ in true }) == nil else {
                 manifest.importNotes.append("\(shown): project '\(imported.sourceName)' at '\(joined)' is not added: its path is taken or outside the workspace")
@@ -89,7 +91,7 @@ enum WestImports {
             }
             queue.append(Pending(entry: entry, level: pending.level + 1,
                                  prefix: [pending.prefix, nested.pathPrefix].compactMap { $0 }.joined(separator: "/").nilIfEmpty,
-                                 allowlists: pending.allowlists + (nested.nameAllowlist.map { [$0] } ?? [])))
+                                 filters: pending.filters + [nested]))
         }
     }
 }

@@ -1,65 +1,43 @@
 import YAMLKit
 
-/// Shared reading of YAML inputs (west.yml, .repos): parse with positions, report by mark.
-extension ImportSource {
+/// A YAML input of an import (west.yml, .repos) read with YAMLKit's schema reader, as modkit.yml is: its problems
+/// (errors and the warnings about what is not carried over) become the import's diagnostics, each at its line and column.
+struct YAMLImportReader {
+    let source: ImportSource
+    let file: YAMLFileDiagnostics
+    var schema = YAMLSchemaReader()
+
+    init(_ source: ImportSource) {
+        self.source = source
+        file = YAMLFileDiagnostics(displayPath: source.displayPath, lines: source.lines)
+    }
+
     /// The document's root node; a syntax error or an empty document is an input error at its position.
-    func yamlRoot(expecting what: String) throws(ManifestError) -> YAMLNode {
+    func root(expecting what: String) throws(ManifestError) -> YAMLNode {
         let root: YAMLNode?
-        do {
-            root = try YAML.parse(text)
-        } catch {
-            throw ManifestError(diagnostics: [diagnostic(.error, "invalid YAML: \(error.message)", line: error.mark.line, column: error.mark.column)])
-        }
+        do { root = try YAML.parse(source.text) } catch { throw ManifestError(diagnostics: [file.syntaxError(error)]) }
         guard let root else {
-            throw ManifestError(diagnostics: [diagnostic(.error, "\(displayPath) is empty; expected \(what)", line: 1)])
+            throw ManifestError(diagnostics: [file.error("\(source.displayPath) is empty; expected \(what)", at: Mark(line: 1, column: 1, offset: 0))])
         }
         return root
     }
-}
 
-extension ImportProblems {
-    mutating func warn(_ message: String, in source: ImportSource, at mark: Mark, hint: String? = nil) {
-        warn(message, in: source, line: mark.line, column: mark.column, hint: hint)
+    /// An error that stops the import at once: the file is not the kind of file it should be.
+    func fatal(_ message: String, at mark: Mark, hint: String? = nil) -> ManifestError {
+        ManifestError(diagnostics: [file.error(message, at: mark, hint: hint)])
     }
 
-    mutating func error(_ message: String, in source: ImportSource, at mark: Mark, hint: String? = nil) {
-        error(message, in: source, line: mark.line, column: mark.column, hint: hint)
+    func location(_ mark: Mark) -> SourceLocation { file.location(mark) }
+
+    /// An optional string: null is absent, an empty string is an error unless `emptyAllowed`.
+    mutating func string(_ node: YAMLNode?, for key: String, emptyAllowed: Bool = false) -> String? {
+        node.flatMap { schema.string($0, for: key, nullAllowed: true, emptyAllowed: emptyAllowed) }
     }
 
-    /// The node's string, or nil after an error naming `key` (null counts as missing when `optional`).
-    mutating func string(_ node: YAMLNode?, for key: String, in source: ImportSource, optional: Bool = true) -> String? {
-        guard let node else { return nil }
-        if node.isNull, optional { return nil }
-        guard let scalar = node.scalar, let value = scalar.string else {
-            error("expected a string for '\(key)', found \(node.kindDescription)", in: source, at: node.start)
-            return nil
-        }
-        return value
-    }
-
-    /// A list of strings (or one string).
-    mutating func strings(_ node: YAMLNode?, for key: String, in source: ImportSource) -> [String] {
-        guard let node, !node.isNull else { return [] }
-        if let sequence = node.sequence {
-            return sequence.items.compactMap { string($0, for: key, in: source, optional: false) }
-        }
-        return string(node, for: key, in: source).map { [$0] } ?? []
-    }
-
-    /// The entries of a mapping whose keys are strings, reporting others.
-    mutating func entries(of mapping: YAMLMapping, in source: ImportSource) -> [(key: String, keyMark: Mark, value: YAMLNode)] {
-        var result: [(key: String, keyMark: Mark, value: YAMLNode)] = []
-        for (key, value) in mapping.entries {
-            guard let name = key.string else {
-                error("expected a key name, found \(key.kindDescription)", in: source, at: key.start)
-                continue
-            }
-            if result.contains(where: { $0.key == name }) {
-                error("duplicate key '\(name)'", in: source, at: key.start)
-                continue
-            }
-            result.append((name, key.start, value))
-        }
-        return result
+    /// The warnings, in file order; throws every error at once when there is one.
+    func warnings() throws(ManifestError) -> [Diagnostic] {
+        let diagnostics = file.diagnostics(schema)
+        if schema.hasErrors { throw ManifestError(diagnostics: diagnostics.filter { $0.severity == .error }) }
+        return diagnostics
     }
 }

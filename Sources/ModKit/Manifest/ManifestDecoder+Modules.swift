@@ -31,10 +31,11 @@ extension ManifestDecoder {
             error("expected a module (a mapping with 'name' and 'path'), found \(item.kindDescription)", at: item.start)
             return nil
         }
-        let fields = fields(of: mapping, allowed: Self.moduleKeys, in: "in a module")
+        let written = mapping["name"]?.string.map { "module '\($0)'" } ?? "a module"
+        guard let fields = schema.fields(item, allowed: Self.moduleKeys, in: written) else { return nil }
         var name: String?
         var nameMark = mapping.start
-        if let node = fields["name"]?.value, let value = string(node, for: "name") {
+        if let node = fields["name"], let value = schema.string(node, for: "name") {
             nameMark = node.start
             if Identifier.isValidModuleName(value) {
                 name = value
@@ -49,7 +50,7 @@ extension ManifestDecoder {
 
         var path: String?
         var pathMark: Mark?
-        if let node = fields["path"]?.value, let value = string(node, for: "path") {
+        if let node = fields["path"], let value = schema.string(node, for: "path") {
             pathMark = node.start
             path = checkedPath(value, at: node.start)
         } else if fields["path"] == nil {
@@ -58,7 +59,7 @@ extension ManifestDecoder {
         }
 
         var url: String?
-        if let node = fields["url"]?.value, let value = string(node, for: "url") {
+        if let node = fields["url"], let value = schema.string(node, for: "url") {
             if case .invalid(let why) = ModuleURL.classify(value) {
                 error("'\(value)' is not a url: \(why)", at: node.start,
                       hint: "use scheme://host/path, user@host:path, a local path, or a name relative to 'url-base'")
@@ -67,10 +68,10 @@ extension ManifestDecoder {
             }
         }
         var revision: String?
-        if let node = fields["revision"]?.value { revision = string(node, for: "revision") }
+        if let node = fields["revision"] { revision = schema.string(node, for: "revision") }
         var groups: [String] = []
-        if let node = fields["groups"]?.value, let values = strings(node, for: "groups") {
-            for (group, mark) in values {
+        if let node = fields["groups"] {
+            for (group, mark) in schema.strings(node, for: "groups") {
                 if group.contains(where: { $0.isWhitespace || $0 == "," }) {
                     error("group name '\(group)' contains white space or ','", at: mark, hint: "list several groups as '[a, b]'")
                 } else if !groups.contains(group) {
@@ -80,7 +81,7 @@ extension ManifestDecoder {
         }
         var version: String?
         var versionLocation: SourceLocation?
-        if let node = fields["version"]?.value, let value = string(node, for: "version") {
+        if let node = fields["version"], let value = schema.string(node, for: "version") {
             if SemanticVersion(value) != nil {
                 version = value
                 versionLocation = location(node.start)
@@ -90,13 +91,13 @@ extension ManifestDecoder {
             }
         }
         var test: String?
-        if let node = fields["test"]?.value { test = string(node, for: "test") }
+        if let node = fields["test"] { test = schema.string(node, for: "test") }
         var publish: String?
-        if let node = fields["publish"]?.value { publish = string(node, for: "publish") }
+        if let node = fields["publish"] { publish = schema.string(node, for: "publish") }
         var guardLanguages: [String]?
-        if let node = fields["guard"]?.value, let values = strings(node, for: "guard") {
+        if let node = fields["guard"] {
             var languages: [String] = []
-            for (language, mark) in values {
+            for (language, mark) in schema.strings(node, for: "guard") {
                 if Self.guardLanguages.contains(language) {
                     if !languages.contains(language) { languages.append(language) }
                 } else {
@@ -108,9 +109,9 @@ extension ManifestDecoder {
         }
 
         var project: String?
-        if let node = fields["project"]?.value { project = string(node, for: "project") }
+        if let node = fields["project"] { project = schema.string(node, for: "project") }
         var depth: Int?
-        if let node = fields["depth"]?.value {
+        if let node = fields["depth"] {
             if let value = node.int, value > 0 {
                 depth = value
             } else {
@@ -120,9 +121,9 @@ extension ManifestDecoder {
         }
 
         var specs: [String]?
-        if let node = fields["specs"]?.value, let values = strings(node, for: "specs") {
+        if let node = fields["specs"] {
             specs = []
-            for (value, mark) in values {
+            for (value, mark) in schema.strings(node, for: "specs") {
                 guard case .success(let relative) = RelativePath.normalize(value), !relative.isEmpty else {
                     error("spec file '\(value)' must be a path inside the module", at: mark, hint: "write it relative to the module's directory, e.g. 'Example/Podfile'")
                     continue
@@ -145,22 +146,12 @@ extension ManifestDecoder {
 
     /// The normalised path, or nil after reporting why it cannot be a module's directory.
     private mutating func checkedPath(_ value: String, at mark: Mark) -> String? {
-        switch RelativePath.normalize(value) {
-        case .failure(.absolute):
-            error("module path '\(value)' is absolute", at: mark, hint: "write it relative to the workspace root (the directory of modkit.yml)")
-        case .failure(.escapes):
-            error("module path '\(value)' escapes the workspace", at: mark, hint: "modules must lie below the directory of modkit.yml")
-        case .failure(.empty), .success(""):
-            error("module path '\(value)' is the workspace root", at: mark, hint: "give the module a directory of its own below the workspace root")
-        case .success(let path):
-            let first = path.prefix { $0 != "/" }
-            if first == ".modkit" || first == ".git" {
-                error("module path '\(value)' lies inside the private directory '\(first)'", at: mark, hint: "choose another directory")
-                return nil
-            }
-            return path
+        switch RelativePath.modulePath(value) {
+        case .success(let path): return path
+        case .failure(let problem):
+            error(problem.message, at: mark, hint: problem.hint)
+            return nil
         }
-        return nil
     }
 
     private mutating func checkUniqueNames(_ decoded: [Decoded]) {
@@ -170,10 +161,10 @@ extension ManifestDecoder {
             let identifier = Identifier.derived(from: entry.module.name)
             if let first = seen[entry.module.name] {
                 error("duplicate module name '\(entry.module.name)'; module names must be unique", at: entry.nameMark,
-                      notes: [diagnostic(.note, "'\(entry.module.name)' is first defined here", at: first.nameMark)])
+                      note: YAMLNote(message: "'\(entry.module.name)' is first defined here", mark: first.nameMark))
             } else if let first = identifiers[identifier] {
                 error("module names '\(first.module.name)' and '\(entry.module.name)' both become the identifier '\(identifier)' in generated code", at: entry.nameMark,
-                      hint: "rename one of them", notes: [diagnostic(.note, "'\(first.module.name)' is defined here", at: first.nameMark)])
+                      hint: "rename one of them", note: YAMLNote(message: "'\(first.module.name)' is defined here", mark: first.nameMark))
             } else {
                 seen[entry.module.name] = entry
                 identifiers[identifier] = entry
@@ -193,19 +184,19 @@ extension ManifestDecoder {
             guard let collision else { continue }
             let earlier = placed[collision]
             let a = earlier.module, b = later.module
-            let note = [diagnostic(.note, "module '\(a.name)' is here", at: earlier.pathMark!)]
+            let note = YAMLNote(message: "module '\(a.name)' is here", mark: earlier.pathMark!)
             if a.path == b.path {
                 error("module '\(b.name)' has the same path as module '\(a.name)' ('\(b.path)')", at: later.pathMark!,
-                      hint: "give each module a directory of its own", notes: note)
+                      hint: "give each module a directory of its own", note: note)
             } else {
                 let (outer, inner) = RelativePath.isInside(b.path, a.path) ? (a, b) : (b, a)
                 let relation = inner.name == b.name ? "module path '\(b.path)' lies inside module '\(a.name)' at '\(a.path)'"
                     : "module path '\(b.path)' contains module '\(a.name)' at '\(a.path)'"
                 if outer.kind == .directory {
-                    error("\(relation); '\(outer.name)' is a directory module, and only repository modules can hold other modules", at: later.pathMark!, notes: note)
+                    error("\(relation); '\(outer.name)' is a directory module, and only repository modules can hold other modules", at: later.pathMark!, note: note)
                 } else {
                     error("\(relation); '\(inner.name)' is a directory module, part of the manifest repository, so it cannot lie in the work tree of repository module '\(outer.name)'",
-                          at: later.pathMark!, hint: "give '\(inner.name)' a 'url' of its own, or move it out of '\(outer.path)'", notes: note)
+                          at: later.pathMark!, hint: "give '\(inner.name)' a 'url' of its own, or move it out of '\(outer.path)'", note: note)
                 }
             }
         }

@@ -20,10 +20,10 @@ extension ManifestDecoder {
             error("this manifest needs schema version \(number); this modkit understands version \(Manifest.supportedSchemaVersion) — upgrade modkit", at: node.start)
             return nil
         }
-        let fields = fields(of: top, allowed: Self.topLevelKeys, in: "at the top level")
+        guard let fields = schema.fields(root, allowed: Self.topLevelKeys, in: "modkit.yml") else { return nil }
 
         var schemaVersion = Manifest.supportedSchemaVersion
-        if let node = fields["version"]?.value {
+        if let node = fields["version"] {
             if let number = node.int {
                 if number < 1 {
                     error("schema version \(number) does not exist; write 'version: \(Manifest.supportedSchemaVersion)'", at: node.start)
@@ -38,28 +38,28 @@ extension ManifestDecoder {
         }
 
         var workspace = file.standardizedFileURL.deletingLastPathComponent().lastPathComponent
-        if let node = fields["workspace"]?.value, let value = string(node, for: "workspace") { workspace = value }
+        if let node = fields["workspace"], let value = schema.string(node, for: "workspace") { workspace = value }
 
         var defaults = ManifestDefaults()
-        if let node = fields["defaults"]?.value { defaults = decodeDefaults(node) }
+        if let node = fields["defaults"] { defaults = decodeDefaults(node) }
 
         var templates: String?
-        if let node = fields["templates"]?.value { templates = string(node, for: "templates") }
+        if let node = fields["templates"] { templates = schema.string(node, for: "templates") }
 
         var modules: [Module] = []
-        if let entry = fields["modules"] {
-            modules = decodeModules(entry.value)
+        if let node = fields["modules"] {
+            modules = decodeModules(node)
         } else {
             error("missing required key 'modules'", at: top.start, hint: "add a 'modules:' list (it may be empty: 'modules: []')")
         }
 
         var release = DecodedRelease()
-        if let node = fields["release"]?.value { release = decodeRelease(node) }
+        if let node = fields["release"] { release = decodeRelease(node) }
 
         var imports: [ManifestImport] = []
-        if let node = fields["imports"]?.value { imports = decodeImports(node, modules: modules) }
+        if let node = fields["imports"] { imports = decodeImports(node, modules: modules) }
 
-        guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
+        guard !schema.hasErrors else { return nil }
         var manifest = Manifest(schemaVersion: schemaVersion, workspace: workspace, defaults: defaults, templates: templates,
                                 modules: modules, releaseSteps: release.steps, releaseBranch: release.branch,
                                 releasePublish: release.publish, file: file, displayPath: displayPath)
@@ -76,14 +76,13 @@ extension ManifestDecoder {
         }
         var imports: [ManifestImport] = []
         for item in sequence.items {
-            guard let mapping = item.mapping else {
+            guard let mapping = item.mapping, let fields = schema.fields(item, allowed: Self.importKeys, in: "an import") else {
                 error("expected an import (a mapping with 'module'), found \(item.kindDescription)", at: item.start)
                 continue
             }
-            let fields = fields(of: mapping, allowed: Self.importKeys, in: "in an import")
             var name: String?
-            if let moduleNode = fields["module"]?.value {
-                guard let value = string(moduleNode, for: "module") else { continue }
+            if let moduleNode = fields["module"] {
+                guard let value = schema.string(moduleNode, for: "module") else { continue }
                 guard let module = modules.first(where: { $0.name == value }), module.kind == .repository else {
                     error("import of '\(value)': no repository module has that name\(DidYouMean.suffix(for: value, among: modules.map(\.name)))", at: moduleNode.start)
                     continue
@@ -95,15 +94,18 @@ extension ManifestDecoder {
             }
             let called = name.map { "module '\($0)'" } ?? "the workspace"
             var entry = ManifestImport(module: name)
-            if let v = fields["file"]?.value, let file = string(v, for: "file") {
+            if let v = fields["file"], let file = schema.string(v, for: "file") {
                 if case .success(let path) = RelativePath.normalize(file), !path.isEmpty {
                     entry.file = path
                 } else {
                     error("import file '\(file)' must be a path inside \(called)", at: v.start)
                 }
             }
-            if let v = fields["name-allowlist"]?.value, let names = strings(v, for: "name-allowlist") { entry.nameAllowlist = names.map(\.0) }
-            if let v = fields["path-prefix"]?.value, let prefix = string(v, for: "path-prefix") {
+            if let v = fields["name-allowlist"] { entry.nameAllowlist = schema.strings(v, for: "name-allowlist", nullAllowed: true).map(\.value) }
+            if let v = fields["name-blocklist"] { entry.nameBlocklist = schema.strings(v, for: "name-blocklist", nullAllowed: true).map(\.value) }
+            if let v = fields["path-allowlist"] { entry.pathAllowlist = schema.strings(v, for: "path-allowlist", nullAllowed: true).map(\.value) }
+            if let v = fields["path-blocklist"] { entry.pathBlocklist = schema.strings(v, for: "path-blocklist", nullAllowed: true).map(\.value) }
+            if let v = fields["path-prefix"], let prefix = schema.string(v, for: "path-prefix") {
                 if case .success(let path) = RelativePath.normalize(prefix) {
                     entry.pathPrefix = path.isEmpty ? nil : path
                 } else {
@@ -117,14 +119,13 @@ extension ManifestDecoder {
 
     mutating func decodeDefaults(_ node: YAMLNode) -> ManifestDefaults {
         var defaults = ManifestDefaults()
-        guard let mapping = node.mapping else {
+        guard node.mapping != nil, let fields = schema.fields(node, allowed: Self.defaultsKeys, in: "'defaults'") else {
             error("expected a mapping for 'defaults', found \(node.kindDescription)", at: node.start)
             return defaults
         }
-        let fields = fields(of: mapping, allowed: Self.defaultsKeys, in: "in 'defaults'")
-        if let v = fields["remote"]?.value, let s = string(v, for: "remote") { defaults.remote = s }
-        if let v = fields["revision"]?.value, let s = string(v, for: "revision") { defaults.revision = s }
-        if let v = fields["url-base"]?.value, let s = string(v, for: "url-base") {
+        if let v = fields["remote"], let s = schema.string(v, for: "remote") { defaults.remote = s }
+        if let v = fields["revision"], let s = schema.string(v, for: "revision") { defaults.revision = s }
+        if let v = fields["url-base"], let s = schema.string(v, for: "url-base") {
             switch ModuleURL.classify(s) {
             case .remote, .scpLike, .absolutePath:
                 defaults.urlBase = s
@@ -134,18 +135,18 @@ extension ManifestDecoder {
                 error("'url-base' must be an absolute url, not '\(s)'", at: v.start, hint: "write it as scheme://host/path, user@host:path or an absolute path")
             }
         }
-        if let v = fields["tag-format"]?.value, let s = tagFormat(v, for: "tag-format") { defaults.tagFormat = s }
-        if let v = fields["dir-tag-format"]?.value, let s = tagFormat(v, for: "dir-tag-format") { defaults.dirTagFormat = s }
-        if let v = fields["version-tag-format"]?.value, let s = tagFormat(v, for: "version-tag-format") { defaults.versionTagFormat = s }
-        if let v = fields["generated-dir"]?.value, let s = string(v, for: "generated-dir") {
+        if let v = fields["tag-format"], let s = tagFormat(v, for: "tag-format") { defaults.tagFormat = s }
+        if let v = fields["dir-tag-format"], let s = tagFormat(v, for: "dir-tag-format") { defaults.dirTagFormat = s }
+        if let v = fields["version-tag-format"], let s = tagFormat(v, for: "version-tag-format") { defaults.versionTagFormat = s }
+        if let v = fields["generated-dir"], let s = schema.string(v, for: "generated-dir") {
             switch RelativePath.normalize(s) {
             case .success(let path) where !path.isEmpty: defaults.generatedDir = path
             case .success: error("'generated-dir' must name a directory inside each module, not '\(s)'", at: v.start)
             case .failure: error("'generated-dir' must be a path relative to each module, not '\(s)'", at: v.start)
             }
         }
-        if let v = fields["groups"]?.value, let values = strings(v, for: "groups") {
-            defaults.groups = values.compactMap { value, mark in
+        if let v = fields["groups"] {
+            defaults.groups = schema.strings(v, for: "groups").compactMap { value, mark in
                 let name = value.hasPrefix("-") ? String(value.dropFirst()) : value
                 guard !name.isEmpty, !name.contains(where: { $0.isWhitespace || $0 == "," }) else {
                     error("'\(value)' in 'defaults: groups' is not a group name or '-name'", at: mark, hint: "write e.g. 'groups: [-notdefault, -optional]'")
@@ -166,39 +167,37 @@ extension ManifestDecoder {
 
     mutating func decodeRelease(_ node: YAMLNode) -> DecodedRelease {
         var release = DecodedRelease()
-        guard let mapping = node.mapping else {
+        guard node.mapping != nil, let releaseFields = schema.fields(node, allowed: Self.releaseKeys, in: "'release'") else {
             error("expected a mapping with 'steps', 'branch' or 'publish' for 'release', found \(node.kindDescription)", at: node.start)
             return release
         }
-        let releaseFields = fields(of: mapping, allowed: Self.releaseKeys, in: "in 'release'")
-        if let value = releaseFields["branch"]?.value, let branch = string(value, for: "branch") {
+        if let value = releaseFields["branch"], let branch = schema.string(value, for: "branch") {
             if branch.contains("{"), !branch.replacingOccurrences(of: "{snapshot}", with: "").allSatisfy({ $0 != "{" && $0 != "}" }) {
                 error("'branch' may use only the placeholder {snapshot}", at: value.start, hint: "e.g. 'branch: release/{snapshot}'")
             } else {
                 release.branch = branch
             }
         }
-        if let value = releaseFields["publish"]?.value { release.publish = string(value, for: "publish") }
-        guard let stepsNode = releaseFields["steps"]?.value else { return release }
+        if let value = releaseFields["publish"] { release.publish = schema.string(value, for: "publish") }
+        guard let stepsNode = releaseFields["steps"] else { return release }
         guard let sequence = stepsNode.sequence else {
             error("expected a sequence of steps for 'steps', found \(stepsNode.kindDescription)", at: stepsNode.start)
             return release
         }
         var steps: [ReleaseStep] = []
         for item in sequence.items {
-            if let step = item.mapping {
-                let stepFields = fields(of: step, allowed: ["run"], in: "in a release step")
-                guard let run = stepFields["run"]?.value else {
+            if let step = item.mapping, let stepFields = schema.fields(item, allowed: ["run"], in: "a release step") {
+                guard let run = stepFields["run"] else {
                     // Unknown keys were reported already; only an empty step still needs saying.
                     if step.entries.isEmpty {
                         error("a custom release step needs 'run: COMMAND'", at: step.start)
                     }
                     continue
                 }
-                if let command = string(run, for: "run") {
+                if let command = schema.string(run, for: "run") {
                     steps.append(ReleaseStep(kind: .run(command), location: location(item.start)))
                 }
-            } else if let name = string(item, for: "steps") {
+            } else if let name = schema.string(item, for: "steps") {
                 if ReleaseStep.builtinNames.contains(name) {
                     steps.append(ReleaseStep(kind: .builtin(name), location: location(item.start)))
                 } else {

@@ -7,8 +7,12 @@ public struct ManifestImport: Sendable, Hashable {
     /// The manifest file inside the module (or, without one, relative to the workspace root), `west.yml` by default;
     /// a directory stands for the `.yml` files in it, in name order.
     public var file: String
-    /// Only the projects named here (west names), when given.
+    /// west's filters: a project is taken when it is named in `nameAllowlist` or its path matches a glob of
+    /// `pathAllowlist`; without either list, when it is neither named in `nameBlocklist` nor matched by `pathBlocklist`.
     public var nameAllowlist: [String]?
+    public var pathAllowlist: [String]?
+    public var nameBlocklist: [String]?
+    public var pathBlocklist: [String]?
     /// Put before every imported path.
     public var pathPrefix: String?
 

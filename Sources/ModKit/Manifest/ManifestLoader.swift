@@ -46,9 +46,7 @@ public enum ManifestLoader {
         do {
             root = try YAML.parse(text)
         } catch {
-            let place = error.contextMark.map { " (\(error.context ?? "") started at line \($0.line))" } ?? ""
-            decoder.error("invalid YAML: \(error.message)\(place)", at: error.mark)
-            throw ManifestError(diagnostics: decoder.sortedDiagnostics)
+            throw ManifestError(diagnostics: [decoder.file.syntaxError(error)])
         }
         guard var manifest = decoder.decode(root, file: file) else { throw ManifestError(diagnostics: decoder.sortedDiagnostics) }
         if !manifest.imports.isEmpty { WestImports.follow(into: &manifest) }

@@ -69,6 +69,6 @@ public enum SnapshotCatalog {
     static func read(_ name: String, at commit: OID, in manifestRepository: ManifestRepository) throws -> Snapshot? {
         let path = manifestRepository.snapshotPath(name)
         guard let data = try manifestRepository.repository.readFile(path, at: commit.hex) else { return nil }
-        return try SnapshotFile.parse([UInt8](data), displayPath: "\(name):\(path)")
+        return try SnapshotFile.parse([UInt8](data), displayPath: "\(name):\(path)", tag: name)
     }
 }

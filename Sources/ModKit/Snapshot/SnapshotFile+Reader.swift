@@ -7,9 +7,11 @@ extension SnapshotFile {
     static let moduleKeys = ["url", "path", "commit", "version", "branch", "tag"]
 
     /// Reads a snapshot file's bytes (checked as UTF-8 first); a snapshot comes from a repository, so it is checked like modkit.yml.
-    public static func parse(_ bytes: [UInt8], displayPath: String) throws(ManifestError) -> Snapshot {
+    /// Read from a tag, the file must name that tag as its snapshot: a file that names another one is refused, so
+    /// `checkout v2` never restores what a file copied from `v1` (or edited) says.
+    public static func parse(_ bytes: [UInt8], displayPath: String, tag: String? = nil) throws(ManifestError) -> Snapshot {
         switch YAMLFileDiagnostics.text(of: bytes, displayPath: displayPath) {
-        case .success(let text): return try parse(text, displayPath: displayPath)
+        case .success(let text): return try parse(text, displayPath: displayPath, tag: tag)
         case .failure(let diagnostic): throw ManifestError(diagnostics: [diagnostic])
         }
     }
@@ -17,14 +19,14 @@ extension SnapshotFile {
     /// Reads a snapshot file; `displayPath` names it in diagnostics (e.g. `v1.0.0:.modkit/snapshots/v1.0.0.yml`).
     /// Every problem is reported at once, each with its line and column: unknown keys, module names that are not
     /// identifiers, paths outside the workspace, repeated paths, commits that are not full ids.
-    public static func parse(_ text: String, displayPath: String) throws(ManifestError) -> Snapshot {
+    public static func parse(_ text: String, displayPath: String, tag: String? = nil) throws(ManifestError) -> Snapshot {
         let file = YAMLFileDiagnostics(displayPath: displayPath, text: text)
         let root: YAMLNode?
         do { root = try YAML.parse(text) } catch { throw ManifestError(diagnostics: [file.syntaxError(error)]) }
         guard let root else {
             throw ManifestError(diagnostics: [.error("\(displayPath) is empty; expected a snapshot", at: file.location(Mark(line: 1, column: 1, offset: 0)))])
         }
-        var reader = Reader()
+        var reader = Reader(tag: tag)
         let snapshot = reader.snapshot(root)
         guard let snapshot, reader.schema.problems.isEmpty else { throw ManifestError(diagnostics: file.diagnostics(reader.schema)) }
         return snapshot
@@ -32,11 +34,17 @@ extension SnapshotFile {
 
     /// Decodes one snapshot document with the shared schema reader.
     struct Reader {
+        /// The tag the file is read from, which its `snapshot:` must name.
+        let tag: String?
         var schema = YAMLSchemaReader()
 
         mutating func snapshot(_ root: YAMLNode) -> Snapshot? {
             guard let fields = schema.fields(root, allowed: SnapshotFile.topLevelKeys, in: "the snapshot") else { return nil }
             let name = schema.requiredString(fields, "snapshot", in: "the snapshot")
+            if let tag, let name, name != tag, let node = fields["snapshot"] {
+                schema.report("the snapshot file of tag \(tag) names the snapshot '\(name)', not '\(tag)': it was copied from another snapshot or edited",
+                              at: node.start, hint: "check out '\(name)' if you mean that snapshot; tag \(tag) can be used once its snapshot file names \(tag)")
+            }
             let created = fields["created"].flatMap { schema.string($0, for: "created") }
             let workspace = fields["workspace"].flatMap { schema.string($0, for: "workspace") }
             var manifest: Snapshot.ManifestState?

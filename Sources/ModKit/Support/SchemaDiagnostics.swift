@@ -6,20 +6,28 @@ struct YAMLFileDiagnostics {
     let source: SourceText
 
     init(displayPath: String, text: String) {
+        self.init(displayPath: displayPath, lines: SourceText(text))
+    }
+
+    init(displayPath: String, lines: SourceText) {
         self.displayPath = displayPath
-        source = SourceText(text)
+        source = lines
     }
 
     func location(_ mark: Mark) -> SourceLocation { SourceLocation(file: displayPath, line: mark.line, column: mark.column) }
 
     func error(_ message: String, at mark: Mark, hint: String? = nil) -> Diagnostic {
-        .error(message, at: location(mark), sourceLine: source.line(mark.line), hint: hint)
+        diagnostic(.error, message, at: mark, hint: hint)
     }
 
-    /// Every problem of a schema reader, in file order.
+    func diagnostic(_ severity: Diagnostic.Severity, _ message: String, at mark: Mark, hint: String? = nil) -> Diagnostic {
+        Diagnostic(severity: severity, message: message, location: location(mark), sourceLine: source.line(mark.line), hint: hint)
+    }
+
+    /// Every problem of a schema reader (errors and warnings alike), in file order.
     func diagnostics(_ reader: YAMLSchemaReader) -> [Diagnostic] {
         reader.problems.map { problem in
-            var diagnostic = error(problem.message, at: problem.mark, hint: problem.hint)
+            var diagnostic = diagnostic(problem.severity == .error ? .error : .warning, problem.message, at: problem.mark, hint: problem.hint)
             if let note = problem.note {
                 diagnostic.notes = [Diagnostic(severity: .note, message: note.message, location: location(note.mark), sourceLine: source.line(note.mark.line))]
             }

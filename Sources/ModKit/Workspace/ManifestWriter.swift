@@ -121,7 +121,10 @@ public enum ManifestWriter {
                 } else {
                     lines.append("  - file: \(scalar(entry.file))   # west 'self: import', relative to this file")
                 }
-                if let names = entry.nameAllowlist { lines.append("    name-allowlist: [\(names.map(scalar).joined(separator: ", "))]") }
+                for (key, list) in [("name-allowlist", entry.nameAllowlist), ("path-allowlist", entry.pathAllowlist),
+                                    ("name-blocklist", entry.nameBlocklist), ("path-blocklist", entry.pathBlocklist)] {
+                    if let list { lines.append("    \(key): [\(list.map { YAML.scalar($0, in: .flow) }.joined(separator: ", "))]") }
+                }
                 if let prefix = entry.pathPrefix { lines.append("    path-prefix: \(scalar(prefix))") }
             }
         }
