@@ -11,7 +11,8 @@
 #     --debug   use the debug build instead of building a release binary
 #   scripts/bench.sh --reading [--runs R]
 #     --reading reading big one-line files: a 2,000-module flow-style modkit.yml, a 2,000-module snapshot,
-#               2,000-project west.yml and .repos (scripts/bench/reading.py)
+#               2,000-project west.yml and .repos, a repo manifest of 1,000 projects with 800 remove-project
+#               (scripts/bench/reading.py)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 . "$repo/scripts/lib/deps.sh"

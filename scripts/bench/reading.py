@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Times modkit reading big one-line (flow-style) files: a 2,000-module modkit.yml (`list`), a 2,000-module snapshot
-(`snapshots`), and 2,000-project west.yml and .repos files (`init --import`). Prints the median of R runs each.
+(`snapshots`), 2,000-project west.yml and .repos files, and a repo manifest of 1,000 projects with 800
+`remove-project` (`init --import`). Prints the median of R runs each.
 Standard library only."""
 
 import argparse
@@ -90,6 +91,21 @@ def main():
             fresh = lambda: os.path.exists(os.path.join(workspace, "modkit.yml")) and os.remove(os.path.join(workspace, "modkit.yml"))
             rows.append((f"init --import: {n}-project one-line {name}",
                          median_seconds([modkit, "-q", "init", "--import", name], workspace, args.runs, before=fresh)))
+
+        removals = os.path.join(root, "repo-removals")
+        os.makedirs(removals)
+        remote = '<remote name="origin" fetch="file:///srv"/>\n<default remote="origin" revision="main"/>\n'
+        with open(os.path.join(removals, "default.xml"), "w") as f:
+            f.write("<manifest>\n" + remote + "".join(
+                f'  <project name="platform/group{i % 37}/project{i}" path="tree/{i % 37}/p{i}"/>\n' for i in range(1000))
+                + '  <include name="local.xml"/>\n</manifest>\n')
+        with open(os.path.join(removals, "local.xml"), "w") as f:
+            f.write("<manifest>\n" + "".join(
+                f'  <remove-project name="platform/group{i % 37}/project{i}"/>\n' for i in range(1000) if i % 5 != 0)
+                + "</manifest>\n")
+        fresh_removals = lambda: os.path.exists(os.path.join(removals, "modkit.yml")) and os.remove(os.path.join(removals, "modkit.yml"))
+        rows.append(("init --import: repo manifest, 1,000 projects, 800 remove-project",
+                     median_seconds([modkit, "-q", "init", "--import", "default.xml"], removals, args.runs, before=fresh_removals)))
 
         width = max(len(label) for label, _ in rows)
         print(f"reading big one-line files, median of {args.runs} runs ({modkit})")
