@@ -159,4 +159,35 @@ import Testing
         #expect(sandbox.tagCommit("Zephyr/2024.6", in: "ws/tools/bsim/components/ext_2G4_libPhyComv1") != nil)
         #expect(try workspace.head("babblesim_ext_2G4_libPhyComv1") != extHead, "its pin on babblesim_base moved")
     }
+
+    @Test func aDirectoryModuleInsideARepositoryModuleIsAnErrorThatSaysWhy() throws {
+        let workspace = try NestedWorkspace()
+        let sandbox = workspace.sandbox
+        let manifest = try sandbox.read("ws/modkit.yml")
+        let lines = manifest.split(separator: "\n", omittingEmptySubsequences: false).count
+        try sandbox.write(manifest + "  - name: bsim_docs\n    path: tools/bsim/docs\n", to: "ws/modkit.yml")
+        let edited = try sandbox.read("ws/modkit.yml")
+        for command in [["sync"], ["status"], ["tag", "v1"]] {
+            let result = try sandbox.modkit(command, in: "ws")
+            #expect(result.status == 2, "\(command): \(result.err)")
+            #expect(result.err.contains("modkit.yml:\(lines + 1):11: error: module path 'tools/bsim/docs' lies inside module 'bsim' at 'tools/bsim'; "
+                + "'bsim_docs' is a directory module, part of the manifest repository, so it cannot lie in the work tree of repository module 'bsim'"),
+                "\(command): \(result.err)")
+            #expect(result.err.contains("give 'bsim_docs' a 'url' of its own, or move it out of 'tools/bsim'"), "\(result.err)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/tools/bsim/docs").path))
+        #expect(try sandbox.read("ws/modkit.yml") == edited)
+        #expect(try sandbox.git("tag", "-l", in: "ws") == "")
+
+        // `modkit new` refuses to make one, and writes nothing.
+        try sandbox.write(manifest, to: "ws/modkit.yml")
+        let new = try sandbox.modkit(["new", "Docs", "--dir", "--path", "tools/bsim/Docs"], in: "ws")
+        #expect(new.status == 2, "\(new.out)\(new.err)")
+        #expect(new.err.contains("modkit.yml:15:5: error: module path 'tools/bsim/Docs' lies inside module 'bsim' at 'tools/bsim'; a directory module "
+            + "is part of the manifest repository, so it cannot lie in the work tree of repository module 'bsim'"), "\(new.err)")
+        #expect(new.err.contains("choose a --path outside 'tools/bsim'"), "\(new.err)")
+        #expect(try sandbox.read("ws/modkit.yml") == manifest)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/tools/bsim/Docs").path))
+        #expect(try workspace.porcelain("bsim") == "")
+    }
 }
