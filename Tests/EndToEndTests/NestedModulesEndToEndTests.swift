@@ -190,4 +190,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/tools/bsim/Docs").path))
         #expect(try workspace.porcelain("bsim") == "")
     }
+
+    @Test func aWestWorkspaceClonedBeforeTheImportKeepsInnerModulesOutOfTheOuterStatus() throws {
+        let workspace = try NestedWorkspace()
+        let sandbox = workspace.sandbox
+        // What `west update` leaves: plain clones, the inner ones inside the outer's work tree, no exclude written.
+        var projects = ""
+        for module in NestedWorkspace.modules.sorted(by: { $0.path < $1.path }) {
+            try sandbox.git("clone", "-q", sandbox.url("remotes/\(module.name).git").path, "west/\(module.path)")
+            projects += "    - name: \(module.name)\n      remote: upstream\n      path: \(module.path)\n      revision: main\n"
+        }
+        try sandbox.write("manifest:\n  remotes:\n    - name: upstream\n      url-base: file://\(sandbox.url("remotes").path)\n  projects:\n"
+                          + projects + "  self:\n    path: app\n", to: "west/app/west.yml")
+        #expect(try sandbox.git("status", "--porcelain", in: "west/tools/bsim") == "?? components/", "git sees the inner clone as untracked")
+
+        expectOK(try sandbox.modkit("init", "--import", "app/west.yml", in: "west"), "init --import")
+        #expect(try sandbox.read("west/tools/bsim/.git/info/exclude").hasSuffix("/components/\n"))
+        #expect(try sandbox.read("west/tools/bsim/components/.git/info/exclude").hasSuffix("/ext_2G4_libPhyComv1/\n"))
+        #expect(try sandbox.git("status", "--porcelain", in: "west/tools/bsim") == "")
+        #expect(try sandbox.git("ls-files", in: "west/tools/bsim") == ".gitignore\nMakefile\nREADME.md\nbsim.podspec", "no tracked file changed")
+        let status = try sandbox.modkit("status", "--json", in: "west")
+        expectOK(status, "status")
+        let modules = try #require((try sandbox.json(status) as? [String: Any])?["modules"] as? [[String: Any]])
+        #expect(modules.count == 4 && modules.allSatisfy { $0["untracked"] as? Int == 0 && $0["state"] as? String == "ok" }, "\(status.out)")
+    }
 }
