@@ -214,4 +214,45 @@ import Testing
         let modules = try #require((try sandbox.json(status) as? [String: Any])?["modules"] as? [[String: Any]])
         #expect(modules.count == 4 && modules.allSatisfy { $0["untracked"] as? Int == 0 && $0["state"] as? String == "ok" }, "\(status.out)")
     }
+
+    @Test func anOuterCommitThatTracksFilesInsideAnInnerModuleIsRefusedNotMixedIn() throws {
+        let workspace = try NestedWorkspace()
+        let sandbox = workspace.sandbox
+        expectOK(try sandbox.modkit("tag", "v1", in: "ws"), "tag")
+        let before = try workspace.heads()
+        // Upstream, the outer repository force-adds a file where the inner module lives; the inner one has its own.
+        try sandbox.git("clone", "-q", sandbox.url("remotes/bsim.git").path, "upstream-bsim")
+        try sandbox.write("outer's\n", to: "upstream-bsim/components/board.h")
+        try sandbox.git("add", "-f", "components/board.h", in: "upstream-bsim")
+        try sandbox.git("commit", "-qm", "track a file in components", in: "upstream-bsim")
+        try sandbox.git("push", "-q", "origin", "main", in: "upstream-bsim")
+
+        // Whether or not the inner module has such a file, the outer's sync leaves the inner module's folder alone.
+        for innerFile in [nil, "inner's\n"] {
+            if let innerFile { try sandbox.write(innerFile, to: "ws/tools/bsim/components/board.h") }
+            let sync = try sandbox.modkit("sync", "bsim", in: "ws")
+            #expect(sync.status == 1, "\(sync.out)\(sync.err)")
+            #expect(sync.err.contains("incoming changes lie inside another git repository nested in this work tree: components/board.h (in the repository at components)"),
+                    "\(sync.err)")
+            #expect(try workspace.head("bsim") == before["bsim"])
+            #expect((try? sandbox.read("ws/tools/bsim/components/board.h")) == innerFile, "the inner module's folder is untouched")
+            #expect(try workspace.porcelain("bsim") == "")
+        }
+
+        // Moved there with git itself (which writes the file into the inner module's folder), a checkout of the
+        // snapshot would delete it from there: refused before anything moves.
+        try sandbox.write("", to: "ws/tools/bsim/components/board.h")
+        try FileManager.default.removeItem(at: sandbox.url("ws/tools/bsim/components/board.h"))
+        try sandbox.git("fetch", "-q", "origin", in: "ws/tools/bsim")
+        try sandbox.git("merge", "-q", "--ff-only", "origin/main", in: "ws/tools/bsim")
+        #expect(try sandbox.read("ws/tools/bsim/components/board.h") == "outer's\n")
+        let moved = try workspace.heads()
+        let checkout = try sandbox.modkit("checkout", "v1", in: "ws")
+        #expect(checkout.status == 1, "\(checkout.out)\(checkout.err)")
+        #expect(checkout.err.contains("bsim: the snapshot changes components/board.h in tools/bsim, inside the git repository nested at components"),
+                "\(checkout.err)")
+        #expect(checkout.err.contains("nothing was moved"), "\(checkout.err)")
+        #expect(try workspace.heads() == moved)
+        #expect(try sandbox.read("ws/tools/bsim/components/board.h") == "outer's\n")
+    }
 }
