@@ -17,6 +17,7 @@ enum MovePreflight {
                                       hint: "switch that worktree to another branch, or remove it, then run the command again")
         }
         try checkLocalChanges(repository, plan)
+        try checkNestedRepositories(repository, plan)
         try checkObstacles(repository, plan)
         try checkWritable(repository, plan)
         try checkFreeSpace(repository, plan)
@@ -86,6 +87,16 @@ enum MovePreflight {
         let named = try blocking.sorted().map { path in try repository.isIgnored(path) ? "\(path) (ignored)" : "\(path) (untracked)" }
         throw WorkTreeMoveRefusal(reason: "files that git does not track are in the way of incoming files", paths: named,
                                   hint: "move them elsewhere (or commit them), then run the command again")
+    }
+
+    /// No change lands inside another repository nested in the work tree (a repository module inside this one, as repo
+    /// and west place them): the files there are that repository's, and git itself never writes into one.
+    static func checkNestedRepositories(_ repository: Repository, _ plan: MovePlan) throws {
+        let inside = NestedRepositories.changes(plan.changes.map(\.path), under: plan.workdir)
+        guard !inside.isEmpty else { return }
+        throw WorkTreeMoveRefusal(reason: "incoming changes lie inside another git repository nested in this work tree",
+                                  paths: inside.map { "\($0.path) (in the repository at \($0.repository))" },
+                                  hint: "the commit tracks files in a nested repository's folder; move that repository away, then run the command again")
     }
 
     /// Every directory the move creates, renames or removes entries in must be writable, and so must the git directory;

@@ -308,6 +308,11 @@ import Testing
         expectOK(try sandbox.modkit("status", in: "ws"), "status")
         let export = try sandbox.modkit("export", "--format", "repo", in: "ws")
         #expect(export.out.contains(#"name="acme/camera" path="vendor/acme/camera""#), "\(export.out)")
+        // Read back: the merged result, names, paths, urls and revisions as the checkout had them.
+        try sandbox.write(export.out, to: "back/default.xml")
+        expectOK(try sandbox.modkit("init", "--import", "default.xml", in: "back"), "re-import")
+        let back = try migration.listModules(sandbox, in: "back")
+        #expect(back == modules, "\(back)\n\(modules)")
     }
 
     // MARK: Inputs that used to crash or drown the output

@@ -129,6 +129,9 @@ import Testing
         #expect(RelativeURL.resolveRepo("..", against: "git@github.com:LineageOS/android") == "ssh://git@github.com")
         #expect(RelativeURL.resolveRepo(".", against: "git@github.com:LineageOS/android.git") == "ssh://git@github.com/LineageOS")
         #expect(RelativeURL.resolveRepo("../mirror", against: "https://host/a/manifest") == "https://host/mirror")
+        // Dot segments of the origin go as in a url join (Python's urljoin, which repo uses).
+        #expect(RelativeURL.resolveRepo("..", against: "me@host:../srv/git/platform/manifest.git") == "ssh://me@host/srv/git")
+        #expect(RelativeURL.resolveRepo("./x", against: "ssh://host/a/./b/../c/manifest") == "ssh://host/a/c/x")
         let temp = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: temp) }
         let manifests = temp.appendingPathComponent("manifests")

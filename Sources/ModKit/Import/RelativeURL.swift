@@ -39,23 +39,23 @@ enum RelativeURL {
     }
 
     /// repo's rule (a url join): the last component of the manifest url is dropped, then each `..` drops one more.
-    /// Like repo, an scp-like manifest url (`git@host:org/manifest`) is first read as `ssh://git@host/org/manifest`.
+    /// Like repo, an scp-like manifest url (`git@host:org/manifest`) is first read as `ssh://git@host/org/manifest`,
+    /// and `.` and `..` in the joined path are resolved as a url join does (`ssh://h/../srv/x` gives `ssh://h/srv`).
     static func resolveRepo(_ fetch: String, against manifestURL: String) -> String {
         var base = sshForm(ofSCPLike: manifestURL)
         while base.count > 1, base.hasSuffix("/") { base.removeLast() }
         var components = base.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let minimum = base.contains("://") ? 3 : 1
         if components.count > minimum { components.removeLast() }
-        var appended: [String] = []
-        for part in fetch.split(separator: "/") {
+        var path: [String] = []
+        for part in components.dropFirst(minimum) + fetch.split(separator: "/").map(String.init) {
             switch part {
             case ".": continue
-            case "..":
-                if !appended.isEmpty { appended.removeLast() } else if components.count > minimum { components.removeLast() }
-            default: appended.append(String(part))
+            case "..": if !path.isEmpty { path.removeLast() }
+            default: path.append(part)
             }
         }
-        return (components + appended).joined(separator: "/")
+        return (components.prefix(minimum) + path).joined(separator: "/")
     }
 
     /// `user@host:path` → `ssh://user@host/path` (repo's `normalize_url`); any other url unchanged.

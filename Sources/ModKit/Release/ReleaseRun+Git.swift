@@ -65,9 +65,7 @@ extension ReleaseRun {
             if let line = try commit(files, in: directory, label: module.path, message: message) { lines.append(line) }
         }
         let manifestRepository = try ManifestRepository.open(workspace, for: "modkit release")
-        let repositoryDirectories = manifest.modules.filter { $0.kind == .repository }.map { manifest.directory(of: $0).path + "/" }
         let files = releaseFiles(below: manifest.root)
-            .filter { file in !repositoryDirectories.contains { file.path.hasPrefix($0) } }
             .map { manifestRepository.path(String($0.path.dropFirst(manifest.root.path.count + 1))) }
         let summary = plan.released.map { "\($0.name) \($0.next)" }.joined(separator: ", ")
         let message = "Release \(name)\n\n\(summary)\n\n\(ReleaseHistory.trailer) \(name)\n"

@@ -60,10 +60,16 @@ public final class ReleaseRun {
     var plannedVersions: [String: String] { Dictionary(uniqueKeysWithValues: plan.released.map { ($0.name, $0.next) }) }
 
     /// The files of the release inside `directory` (absolute paths), changed in earlier steps or planned in this one.
+    /// Files of a repository module nested below `directory` belong to that module, not to `directory`.
     func releaseFiles(below directory: URL) -> [URL] {
+        let prefix = directory.path + "/"
+        let nested = manifest.modules.filter { $0.kind == .repository }.map { manifest.directory(of: $0).path + "/" }
+            .filter { $0.hasPrefix(prefix) && $0 != prefix }
         let urls = files.map { workspace.root.appendingPathComponent($0) } + edits.changed.map(\.url)
         var seen = Set<String>()
-        return urls.filter { $0.path.hasPrefix(directory.path + "/") && seen.insert($0.path).inserted }
+        return urls.filter { url in
+            url.path.hasPrefix(prefix) && !nested.contains { url.path.hasPrefix($0) } && seen.insert(url.path).inserted
+        }
     }
 
     /// Runs one step and reports it; a failure is reported, not thrown.

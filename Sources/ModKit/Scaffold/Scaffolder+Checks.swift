@@ -42,7 +42,7 @@ extension Scaffolder {
         return parent.isEmpty ? name : parent + "/" + name
     }
 
-    static func checkPaths(_ paths: [String], names: [String], manifest: Manifest, problems: inout [Diagnostic]) {
+    static func checkPaths(_ paths: [String], names: [String], kind: Module.Kind, manifest: Manifest, problems: inout [Diagnostic]) {
         for (index, path) in paths.enumerated() {
             let first = path.prefix { $0 != "/" }
             if first == ".modkit" || first == ".git" {
@@ -55,14 +55,28 @@ extension Scaffolder {
             }
             for module in manifest.modules {
                 if RelativePath.isInside(path, module.path) {
-                    problems.append(.error("module path '\(path)' lies inside module '\(module.name)' at '\(module.path)'; modules cannot nest", at: module.location))
+                    problems.append(.error("module path '\(path)' lies inside module '\(module.name)' at '\(module.path)'; "
+                        + Self.whyNotInside(module, kind: kind), at: module.location, hint: "choose a --path outside '\(module.path)'"))
                 } else if RelativePath.isInside(module.path, path) {
-                    problems.append(.error("module path '\(path)' contains module '\(module.name)' at '\(module.path)'; modules cannot nest", at: module.location))
+                    problems.append(.error("module path '\(path)' contains module '\(module.name)' at '\(module.path)'; "
+                        + "modkit new creates a module only in a new directory", at: module.location))
                 }
             }
             for other in paths[..<index] where RelativePath.isInside(path, other) || RelativePath.isInside(other, path) {
                 problems.append(.error("modules '\(names[index])' and the one at '\(other)' would nest"))
             }
+        }
+    }
+
+    /// Why a new module of `kind` cannot be made inside `outer`.
+    private static func whyNotInside(_ outer: Module, kind: Module.Kind) -> String {
+        switch (outer.kind, kind) {
+        case (.directory, _):
+            return "'\(outer.name)' is a directory module, and only repository modules can hold other modules"
+        case (.repository, .directory):
+            return "a directory module is part of the manifest repository, so it cannot lie in the work tree of repository module '\(outer.name)'"
+        case (.repository, .repository):
+            return "modkit new does not create a repository inside another one's work tree (add it to modkit.yml with its url and run modkit sync)"
         }
     }
 

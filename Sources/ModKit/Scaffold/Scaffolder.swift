@@ -26,7 +26,7 @@ public enum Scaffolder {
         let primaryPath = try modulePath(request.path, name: request.name, kind: kind, manifest: manifest)
         let parent = RelativePath.parent(of: primaryPath)
         let paths = names.indices.map { $0 == primary ? primaryPath : (parent.isEmpty ? names[$0] : parent + "/" + names[$0]) }
-        checkPaths(paths, names: names, manifest: manifest, problems: &problems)
+        checkPaths(paths, names: names, kind: kind, manifest: manifest, problems: &problems)
 
         if kind == .repository, request.remote != nil, names.count > 1 {
             problems.append(.error("--remote names one repository, but template '\(template.name)' creates \(names.count) modules (\(names.joined(separator: ", ")))",

@@ -44,6 +44,11 @@ struct MoveCheck {
             }
             needsCompletion = needsCompletion || !changed.isEmpty
         }
+        let nested = repository.workdir.map { NestedRepositories.changes(changes.map(\.path), under: $0) } ?? []
+        if let first = nested.first {
+            problems.append("\(label): the snapshot changes \(Self.list(nested.map(\.path))) in \(path), inside the git repository nested at "
+                + "\(first.repository) (another module's files; move that repository away first)")
+        }
         let inTheWay = try filesInTheWay(repository, old: old, changes: changes, interrupted: interrupted)
         if !inTheWay.isEmpty {
             problems.append("\(label): \(Self.list(inTheWay)) in \(path) would be overwritten by the snapshot (move \(inTheWay.count == 1 ? "it" : "them") away first)")

@@ -98,8 +98,12 @@ public enum SnapshotCheckout {
         }
         if !problems.isEmpty { throw SnapshotFailure(problems: problems, notes: ["nothing was moved"]) }
 
-        // 2. Missing repositories cloned.
-        targets = Parallel.map(targets, jobs: networkJobs) { $0.exists ? $0 : $0.resolve(cloning: true) }
+        // 2. Missing repositories cloned, each before the ones inside its work tree, which its exclude file then leaves out.
+        let paths = targets.map(\.entry.path)
+        let excludeInner = { NestedModules.excludeInnerPaths(paths) { workspace.manifest.directory(ofPath: $0) } }
+        targets = NestedModules.mapInWaves(targets, path: \.entry.path, afterWave: excludeInner) { wave in
+            Parallel.map(wave, jobs: networkJobs) { $0.exists ? $0 : $0.resolve(cloning: true) }
+        }
         problems = targets.flatMap(\.problems)
         var warnings = settled + targets.flatMap(\.warnings)
         if !problems.isEmpty {
@@ -122,7 +126,9 @@ public enum SnapshotCheckout {
         }
         try CheckoutJournal(snapshot: name, branch: options.branch, entries: entries).write(in: root, gitDir: manifestRepository.repository.gitDir)
         let stamp = Syncer.backupStamp(Date())
-        var results = Parallel.map(targets, jobs: jobs) { $0.move(branch: options.branch, stamp: stamp) }
+        var results = NestedModules.mapInWaves(targets, path: \.entry.path) { wave in
+            Parallel.map(wave, jobs: jobs) { $0.move(branch: options.branch, stamp: stamp) }
+        }
         if let manifestPlace {
             var result = CheckoutResult(module: nil, path: ".", commit: manifestPlace.target.hex, outcome: .failed, detail: "")
             do {

@@ -11,15 +11,9 @@ enum NestedModules {
         let all = manifest.modules.filter { $0.kind == .repository }
         let outers = enclosing(all)
         let selected = Set(modules.map(\.name))
-        var level: [String: Int] = [:]
-        func depth(_ name: String) -> Int {
-            if let known = level[name] { return known }
-            let value = outers[name].map { depth($0) + 1 } ?? 0
-            level[name] = value
-            return value
-        }
+        let level = Dictionary(zip(all.map(\.name), nestingLevels(all.map(\.path))), uniquingKeysWith: { first, _ in first })
         var results: [String: ModuleSyncResult] = [:]
-        let waves = Dictionary(grouping: modules) { $0.kind == .repository ? depth($0.name) : 0 }
+        let waves = Dictionary(grouping: modules) { level[$0.name] ?? 0 }
         for wave in waves.keys.sorted() {
             var runnable: [Module] = []
             for module in waves[wave]! {
@@ -34,21 +28,50 @@ enum NestedModules {
                 }
             }
             for result in body(runnable) { results[result.name] = result }
-            excludeInnerPaths(all, outers: outers, in: manifest)
+            excludeInnerPaths(all.map(\.path)) { manifest.directory(ofPath: $0) }
         }
         return modules.compactMap { results[$0.name] }
     }
 
-    /// For each repository module inside another, the name of the innermost repository module holding it.
-    static func enclosing(_ modules: [Module]) -> [String: String] {
-        let byPath = Dictionary(modules.map { ($0.path, $0.name) }, uniquingKeysWith: { first, _ in first })
+    /// Runs `body` on `items` (repositories at `path(item)` below the workspace root) wave by wave, each repository
+    /// before the ones inside its work tree, and returns the results in the order of `items`. `body` returns one
+    /// result per item of its wave, in order. After each wave `afterWave` runs (to bring excludes up to date).
+    static func mapInWaves<Item, Result>(_ items: [Item], path: (Item) -> String, afterWave: () -> Void = {},
+                                         _ body: ([Item]) -> [Result]) -> [Result] {
+        let paths = items.map(path)
+        let levels = nestingLevels(paths)
+        var results = [Result?](repeating: nil, count: items.count)
+        for level in Set(levels).sorted() {
+            let indices = items.indices.filter { levels[$0] == level }
+            for (index, result) in zip(indices, body(indices.map { items[$0] })) { results[index] = result }
+            afterWave()
+        }
+        return results.compactMap { $0 }
+    }
+
+    /// For each path, how many of the other paths enclose it (0 for a repository inside no other).
+    static func nestingLevels(_ paths: [String]) -> [Int] {
+        let outers = enclosingPaths(paths)
+        var level: [String: Int] = [:]
+        func depth(_ path: String) -> Int {
+            if let known = level[path] { return known }
+            let value = outers[path].map { depth($0) + 1 } ?? 0
+            level[path] = value
+            return value
+        }
+        return paths.map(depth)
+    }
+
+    /// For each path inside another of `paths`, the innermost path holding it.
+    static func enclosingPaths(_ paths: [String]) -> [String: String] {
+        let known = Set(paths)
         var result: [String: String] = [:]
-        for module in modules {
-            var path = Substring(module.path)
+        for candidate in paths {
+            var path = Substring(candidate)
             while let slash = path.lastIndex(of: "/") {
                 path = path[..<slash]
-                if let outer = byPath[String(path)] {
-                    result[module.name] = outer
+                if known.contains(String(path)) {
+                    result[candidate] = String(path)
                     break
                 }
             }
@@ -56,19 +79,28 @@ enum NestedModules {
         return result
     }
 
-    /// Adds `/inner/path/` to the `.git/info/exclude` of every cloned outer repository for the modules nested in it.
-    static func excludeInnerPaths(_ modules: [Module], outers: [String: String], in manifest: Manifest) {
-        var inner: [String: [String]] = [:]
-        for module in modules {
-            guard let outerName = outers[module.name], let outer = manifest.module(named: outerName) else { continue }
-            inner[outerName, default: []].append(String(module.path.dropFirst(outer.path.count + 1)))
+    /// For each repository module inside another, the name of the innermost repository module holding it.
+    static func enclosing(_ modules: [Module]) -> [String: String] {
+        let nameByPath = Dictionary(modules.map { ($0.path, $0.name) }, uniquingKeysWith: { first, _ in first })
+        var result: [String: String] = [:]
+        for (inner, outer) in enclosingPaths(modules.map(\.path)) {
+            guard let outerName = nameByPath[outer] else { continue }
+            for module in modules where module.path == inner { result[module.name] = outerName }
         }
-        for (outerName, paths) in inner {
-            guard let outer = manifest.module(named: outerName), isCloned(outer, in: manifest),
-                  let repository = try? Repository.open(manifest.directory(of: outer).path) else { continue }
+        return result
+    }
+
+    /// Adds `/inner/path/` to the `.git/info/exclude` of every cloned repository among `paths` for the paths inside it;
+    /// `directory` gives a path's directory.
+    static func excludeInnerPaths(_ paths: [String], directory: (String) -> URL) {
+        var inner: [String: [String]] = [:]
+        for (path, outer) in enclosingPaths(paths) { inner[outer, default: []].append(String(path.dropFirst(outer.count + 1))) }
+        for (outer, paths) in inner {
+            let outerDirectory = directory(outer).path
+            guard Repository.isRepository(outerDirectory), let repository = try? Repository.open(outerDirectory) else { continue }
             let info = URL(fileURLWithPath: repository.gitDir).appendingPathComponent("info", isDirectory: true)
             try? FileManager.default.createDirectory(at: info, withIntermediateDirectories: true)
-            _ = try? GitIgnore.add(paths, to: info.appendingPathComponent("exclude"))
+            _ = try? GitIgnore.add(paths.sorted(), to: info.appendingPathComponent("exclude"))
         }
     }
 

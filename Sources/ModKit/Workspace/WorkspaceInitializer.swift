@@ -67,6 +67,8 @@ public enum WorkspaceInitializer {
             let paths = manifest.modules.filter { $0.kind == .repository }.map(\.path)
             ignored = try GitIgnore.add(paths, to: root.appendingPathComponent(".gitignore"))
         }
+        // Repositories that repo or west cloned already keep the ones nested in them out of their status, as after a sync.
+        NestedModules.excludeInnerPaths(manifest.modules.filter { $0.kind == .repository }.map(\.path)) { manifest.directory(ofPath: $0) }
         return (manifest, ignored)
     }
 }
