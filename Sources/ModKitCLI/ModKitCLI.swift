@@ -73,10 +73,13 @@ public enum ModKitCLI {
         do {
             parsed = try ArgumentParser(options: spec.options + GlobalOptions.specs, positional: spec.positional).parse(rest)
         } catch {
-            return report(error, command: spec, console: fallbackConsole())
+            return report(error, command: spec, console: fallbackConsole(), json: rest.contains("--json"))
         }
         let console = makeConsole(parsed)
         do {
+            if parsed.flag("json"), !spec.offersJSON {
+                throw UsageError("\(spec.name) does not print JSON; drop --json")
+            }
             if parsed.flag("help") {
                 console.result(Help.text(for: spec))
                 return .success
@@ -88,7 +91,7 @@ public enum ModKitCLI {
             let context = Context(command: spec, arguments: parsed, console: console, workingDirectory: directory)
             return try command.run(context)
         } catch {
-            return report(error, command: spec, console: console)
+            return report(error, command: spec, console: console, json: parsed.flag("json") && spec.offersJSON)
         }
     }
 
@@ -129,8 +132,12 @@ public enum ModKitCLI {
         return .usage
     }
 
-    /// Prints an error the way its kind asks for and returns the matching exit status.
-    static func report(_ error: any Error, command: CommandSpec, console: Console) -> ExitStatus {
+    /// Prints an error the way its kind asks for (with `json`, also as the `errors` report on stdout) and returns the
+    /// matching exit status.
+    static func report(_ error: any Error, command: CommandSpec, console: Console, json: Bool = false) -> ExitStatus {
+        if json, let text = try? JSONOutput.render(ErrorReport(errors: ErrorJSON.all(from: error)), command: command.name) {
+            console.result(text)
+        }
         let colored = console.colorOnStandardError
         switch error {
         case let usage as UsageError:

@@ -42,7 +42,7 @@ import Glibc
         #expect(third.status == 0, "\(third.err)")
         let updated = try sandbox.syncJSON(third)
         #expect(updated.summary["updated"] == 48)
-        #expect(updated.summary["up to date"] == 2)
+        #expect(updated.summary["upToDate"] == 2)
         for name in names.prefix(48) {
             #expect(try sandbox.head(of: name) == expected[name])
         }

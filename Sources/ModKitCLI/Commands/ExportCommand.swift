@@ -23,7 +23,8 @@ enum ExportCommand: Command {
             "modkit export --format vcstool --exact > product.repos",
             "modkit export --format west -o west.yml",
             "modkit export --format repo -g core",
-        ]
+        ],
+        offersJSON: false
     )
 
     static func run(_ context: Context) throws -> ExitStatus {

@@ -102,7 +102,7 @@ enum NewCommand: Command {
         let manifest = try? context.loadWorkspace().manifest
         let templates = TemplateLibrary.list(builtin: builtin, manifest: manifest)
         if context.json {
-            try context.printJSON(templates)
+            try context.printJSON(TemplateList(templates: templates))
             return .success
         }
         if templates.isEmpty {
@@ -150,6 +150,11 @@ enum NewCommand: Command {
         if let url = Bundle.main.executableURL { return url.resolvingSymlinksInPath() }
         return CommandLine.arguments.first.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath() }
     }
+}
+
+/// `modkit new --list-templates --json`.
+struct TemplateList: Encodable {
+    var templates: [TemplateSummary]
 }
 
 /// What `modkit new` prints: results on stdout, next steps on stderr.

@@ -123,7 +123,10 @@ enum ReleaseCommand: Command {
         }
         state = try ReleaseState.load(name, in: workspace) ?? state
         if context.json {
-            try context.printJSON(outcomes.map { ["step": $0.step.name, "status": $0.status.rawValue, "details": $0.lines.joined(separator: "\n"), "diff": $0.diff] })
+            try context.printJSON(RunJSON(name: name, dryRun: dryRun, released: plan.released, steps: outcomes.map {
+                RunJSON.Step(step: $0.step.name, outcome: ModuleOutcome($0.status), details: $0.lines, diff: $0.diff,
+                             error: $0.status == .failed ? ErrorJSON($0.lines.last ?? "failed") : nil)
+            }))
         } else if !passed, let failed = outcomes.last(where: { $0.status == .failed }) {
             if dryRun || (failed.step == .preflight && !state.completed.contains("preflight") && state.failed == nil) {
                 console.error("the release stopped at '\(failed.step.name)'; nothing was changed" + (dryRun ? "" : "; fix it and run \(hint(name, nil, context)) again"))
@@ -134,6 +137,22 @@ enum ReleaseCommand: Command {
             console.info(dryRun ? "dry run complete: nothing was changed" : "released \(name): " + plan.released.map { "\($0.name) \($0.next)" }.joined(separator: ", "))
         }
         return passed ? .success : .failure
+    }
+
+    /// A release run as `--json` prints it: the plan's modules and every step's outcome.
+    private struct RunJSON: Encodable {
+        struct Step: Encodable {
+            var step: String
+            var outcome: ModuleOutcome
+            var details: [String]
+            /// Planned file changes as a unified diff (dry runs).
+            var diff: String
+            var error: ErrorJSON?
+        }
+        var name: String
+        var dryRun: Bool
+        var released: [ReleasedModule]
+        var steps: [Step]
     }
 
     /// The plan as `--plan --json` prints it.
