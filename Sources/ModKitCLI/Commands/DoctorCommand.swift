@@ -1,3 +1,4 @@
+import GitKit
 import ModKit
 
 /// `modkit doctor`: reach every module remote in parallel and say per module what is wrong and how to fix it.
@@ -42,7 +43,7 @@ enum DoctorCommand: Command {
         /// A verdict such as "host key unknown" in lowerCamelCase.
         static func problemName(_ verdict: String) -> String {
             let words = verdict.split(separator: " ").map(String.init)
-            guard let first = words.first else { return "failed" }
+            guard let first = words.first, verdict != RemoteProblem.other.rawValue else { return "failed" }
             return first + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         }
     }

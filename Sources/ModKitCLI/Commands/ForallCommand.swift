@@ -59,7 +59,7 @@ enum ForallCommand: Command {
     }
 
     /// `modkit forall --json`'s own field.
-    struct Fields: Encodable { var command: String }
+    struct Fields: Encodable { var commandLine: String }
 
     static func run(_ context: Context) throws -> ExitStatus {
         guard let command = context.arguments.value("command") else { throw UsageError("forall needs -c CMD") }
@@ -88,7 +88,7 @@ enum ForallCommand: Command {
         let failed = results.filter(\.failed)
         if context.json {
             let rows = results.map(Row.init)
-            try context.printJSON(ModuleRowsBody(fields: Fields(command: command), manifest: nil as Row?, modules: rows, summary: outcomeCounts(rows.map(\.outcome))))
+            try context.printJSON(ModuleRowsBody(fields: Fields(commandLine: command), manifest: nil as Row?, modules: rows, summary: outcomeCounts(rows.map(\.outcome))))
         } else if !failed.isEmpty {
             let held = results.filter { $0.skipped?.hasPrefix("not run") == true }
             context.console.error("the command failed in \(failed.count) of \(results.count) modules:")

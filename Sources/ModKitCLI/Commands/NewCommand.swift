@@ -154,7 +154,18 @@ enum NewCommand: Command {
 
 /// `modkit new --list-templates --json`.
 struct TemplateList: Encodable {
-    var templates: [TemplateSummary]
+    struct Entry: Encodable {
+        var name: String
+        /// builtin, workspace, path or git.
+        var origin: String
+        var description: String
+        var path: String
+    }
+    var templates: [Entry]
+
+    init(templates: [TemplateSummary]) {
+        self.templates = templates.map { Entry(name: $0.name, origin: $0.origin == .builtin ? "builtin" : $0.origin.rawValue, description: $0.description, path: $0.path) }
+    }
 }
 
 /// What `modkit new` prints: results on stdout, next steps on stderr.
