@@ -132,25 +132,36 @@ public enum ModKitCLI {
         return .usage
     }
 
+    /// A diagnostic with a file position as `FILE:LINE:COL: error: …` with its source line; one without as `modkit: error: …`.
+    static func print(_ diagnostic: Diagnostic, console: Console) {
+        guard diagnostic.location == nil else { return console.diagnostic(diagnostic.rendered(colored: console.colorOnStandardError)) }
+        switch diagnostic.severity {
+        case .error: console.error(diagnostic.message)
+        case .warning: console.warning(diagnostic.message)
+        case .note: console.diagnostic("modkit: note: \(diagnostic.message)")
+        }
+        for note in diagnostic.notes { print(note, console: console) }
+        if let hint = diagnostic.hint { console.diagnostic("hint: \(hint)") }
+    }
+
     /// Prints an error the way its kind asks for (with `json`, also as the `errors` report on stdout) and returns the
     /// matching exit status.
     static func report(_ error: any Error, command: CommandSpec, console: Console, json: Bool = false) -> ExitStatus {
         if json, let text = try? JSONOutput.render(ErrorReport(errors: ErrorJSON.all(from: error)), command: command.name) {
             console.result(text)
         }
-        let colored = console.colorOnStandardError
         switch error {
         case let usage as UsageError:
             console.error(usage.message)
             console.diagnostic("usage: \(Help.usageLine(for: command))\nSee 'modkit \(command.name) --help'.")
             return .usage
         case let manifest as ManifestError:
-            for diagnostic in manifest.diagnostics { console.diagnostic(diagnostic.rendered(colored: colored)) }
+            for diagnostic in manifest.diagnostics { print(diagnostic, console: console) }
             let count = manifest.diagnostics.filter { $0.severity == .error }.count
             if count > 1 { console.diagnostic("\(count) errors in the manifest") }
             return .usage
         case let template as TemplateError:
-            for diagnostic in template.diagnostics { console.diagnostic(diagnostic.rendered(colored: colored)) }
+            for diagnostic in template.diagnostics { print(diagnostic, console: console) }
             return .usage
         case let modkit as ModKitError:
             console.error(modkit.message)

@@ -117,15 +117,8 @@ enum NewCommand: Command {
 
     /// Every template problem with its file:line, then a line saying nothing was created.
     static func report(_ error: TemplateError, context: Context) {
-        let colored = context.console.colorOnStandardError
-        for diagnostic in error.diagnostics {
-            if diagnostic.location == nil {
-                context.console.error(diagnostic.message)
-                if let hint = diagnostic.hint { context.console.diagnostic("hint: \(hint)") }
-            } else {
-                context.console.diagnostic(diagnostic.rendered(colored: colored))
-            }
-        }
+        if context.json { try? context.printJSON(ErrorReport(errors: ErrorJSON.all(from: error))) }
+        for diagnostic in error.diagnostics { ModKitCLI.print(diagnostic, console: context.console) }
         let count = error.diagnostics.count
         context.console.diagnostic("\(count) problem\(count == 1 ? "" : "s"); nothing was created")
     }

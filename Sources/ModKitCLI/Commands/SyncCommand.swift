@@ -155,11 +155,11 @@ enum SyncCommand: Command {
         let kept = results.filter { $0.outcome == .kept }
         let failed = results.filter { $0.outcome == .failed }
         if !kept.isEmpty {
-            context.console.diagnostic("\nKept (local work protected; commit, stash or push it, then sync again):")
+            context.console.warning("\(kept.count) module\(kept.count == 1 ? "" : "s") kept (local work protected; commit, stash or push it, then sync again):")
             for result in kept { context.console.diagnostic("  " + progress.line(for: result)) }
         }
         if !failed.isEmpty {
-            context.console.diagnostic("\nFailed:")
+            context.console.error("\(failed.count) module\(failed.count == 1 ? "" : "s") failed:")
             for result in failed { context.console.diagnostic("  " + progress.line(for: result)) }
         }
         for result in results {
