@@ -73,10 +73,13 @@ public enum ModKitCLI {
         do {
             parsed = try ArgumentParser(options: spec.options + GlobalOptions.specs, positional: spec.positional).parse(rest)
         } catch {
-            return report(error, command: spec, console: fallbackConsole())
+            return report(error, command: spec, console: fallbackConsole(), json: rest.contains("--json"))
         }
         let console = makeConsole(parsed)
         do {
+            if parsed.flag("json"), !spec.offersJSON {
+                throw UsageError("\(spec.name) does not print JSON; drop --json")
+            }
             if parsed.flag("help") {
                 console.result(Help.text(for: spec))
                 return .success
@@ -88,7 +91,7 @@ public enum ModKitCLI {
             let context = Context(command: spec, arguments: parsed, console: console, workingDirectory: directory)
             return try command.run(context)
         } catch {
-            return report(error, command: spec, console: console)
+            return report(error, command: spec, console: console, json: parsed.flag("json") && spec.offersJSON)
         }
     }
 
@@ -129,21 +132,36 @@ public enum ModKitCLI {
         return .usage
     }
 
-    /// Prints an error the way its kind asks for and returns the matching exit status.
-    static func report(_ error: any Error, command: CommandSpec, console: Console) -> ExitStatus {
-        let colored = console.colorOnStandardError
+    /// A diagnostic with a file position as `FILE:LINE:COL: error: …` with its source line; one without as `modkit: error: …`.
+    static func print(_ diagnostic: Diagnostic, console: Console) {
+        guard diagnostic.location == nil else { return console.diagnostic(diagnostic.rendered(colored: console.colorOnStandardError)) }
+        switch diagnostic.severity {
+        case .error: console.error(diagnostic.message)
+        case .warning: console.warning(diagnostic.message)
+        case .note: console.diagnostic("modkit: note: \(diagnostic.message)")
+        }
+        for note in diagnostic.notes { print(note, console: console) }
+        if let hint = diagnostic.hint { console.diagnostic("hint: \(hint)") }
+    }
+
+    /// Prints an error the way its kind asks for (with `json`, also as the `errors` report on stdout) and returns the
+    /// matching exit status.
+    static func report(_ error: any Error, command: CommandSpec, console: Console, json: Bool = false) -> ExitStatus {
+        if json, let text = try? JSONOutput.render(ErrorReport(errors: ErrorJSON.all(from: error)), command: command.name) {
+            console.result(text)
+        }
         switch error {
         case let usage as UsageError:
             console.error(usage.message)
             console.diagnostic("usage: \(Help.usageLine(for: command))\nSee 'modkit \(command.name) --help'.")
             return .usage
         case let manifest as ManifestError:
-            for diagnostic in manifest.diagnostics { console.diagnostic(diagnostic.rendered(colored: colored)) }
+            for diagnostic in manifest.diagnostics { print(diagnostic, console: console) }
             let count = manifest.diagnostics.filter { $0.severity == .error }.count
             if count > 1 { console.diagnostic("\(count) errors in the manifest") }
             return .usage
         case let template as TemplateError:
-            for diagnostic in template.diagnostics { console.diagnostic(diagnostic.rendered(colored: colored)) }
+            for diagnostic in template.diagnostics { print(diagnostic, console: console) }
             return .usage
         case let modkit as ModKitError:
             console.error(modkit.message)

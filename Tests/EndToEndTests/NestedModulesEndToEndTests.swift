@@ -212,7 +212,7 @@ import Testing
         let status = try sandbox.modkit("status", "--json", in: "west")
         expectOK(status, "status")
         let modules = try #require((try sandbox.json(status) as? [String: Any])?["modules"] as? [[String: Any]])
-        #expect(modules.count == 4 && modules.allSatisfy { $0["untracked"] as? Int == 0 && $0["state"] as? String == "ok" }, "\(status.out)")
+        #expect(modules.count == 4 && modules.allSatisfy { $0["untracked"] as? Int == 0 && $0["outcome"] as? String == "clean" }, "\(status.out)")
     }
 
     @Test func anOuterCommitThatTracksFilesInsideAnInnerModuleIsRefusedNotMixedIn() throws {

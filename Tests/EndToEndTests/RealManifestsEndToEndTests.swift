@@ -346,7 +346,7 @@ import Testing
         expectOK(try sandbox.modkit("init", "--import", ".gitmodules", in: "ws"), "init")
         let status = try sandbox.modkit("status", "--json", in: "ws")
         expectOK(status, "status")
-        #expect(status.out.contains("\"not cloned\""), "\(status.out)")
+        #expect(status.out.contains("\"notCloned\""), "\(status.out)")
     }
 }
 

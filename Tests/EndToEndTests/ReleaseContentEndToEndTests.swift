@@ -112,7 +112,7 @@ import Testing
         #expect(sandbox.tagCommit("Product/2024.6", in: "ws/Libs/QCloudCore") != nil)
 
         let list = try sandbox.modkit("snapshots", "--json", in: "ws")
-        let names = try #require(try sandbox.json(list) as? [[String: Any]]).compactMap { $0["name"] as? String }
+        let names = try #require((try sandbox.json(list) as? [String: Any])?["snapshots"] as? [[String: Any]]).compactMap { $0["name"] as? String }
         #expect(names == ["2024.5", "2024.6"], "\(list.out)")
         let diff = try sandbox.modkit("diff", "2024.5", "2024.6", "--json", in: "ws")
         let modules = try #require((try sandbox.json(diff) as? [String: Any])?["modules"] as? [[String: Any]], "\(diff.out)\(diff.err)")

@@ -124,8 +124,13 @@ import Testing
     @Test func dryRunLeavesEveryRepositoryByteIdentical() throws {
         let sandbox = try makeProduct()
         let before = try fingerprint(sandbox)
-        let result = try sandbox.modkit("release", "1.1.0", "--bump", "minor", "--dry-run", in: "ws")
+        let result = try sandbox.modkit("release", "1.1.0", "--bump", "minor", "--dry-run", "-v", in: "ws")
         #expect(result.status == 0, "\(result.out)\n\(result.err)")
+        let concise = try sandbox.modkit("release", "1.1.0", "--bump", "minor", "--dry-run", in: "ws")
+        #expect(concise.status == 0, "\(concise.out)\n\(concise.err)")
+        #expect(!concise.out.contains("+++ ") && !concise.out.contains("would create tag"), "\(concise.out)")
+        #expect(concise.out.contains("would commit") && concise.out.contains("would push the release branch of Libs/Core and tags 1.1.0"), "\(concise.out)")
+        #expect(concise.out.split(separator: "\n").count * 4 < result.out.split(separator: "\n").count, "\(concise.out)")
         let after = try fingerprint(sandbox)
         let changed = zip(before.split(separator: "\n"), after.split(separator: "\n")).filter { $0 != $1 }
         #expect(after == before, "changed: \(changed.prefix(5))")

@@ -33,7 +33,7 @@ struct RemoteHTTPEndToEndTests {
         for output in [synced.out, synced.err, failed.out, failed.err, doctor.out, doctor.err] {
             #expect(!output.contains(password) && !output.contains(wrong), "a password leaked: \(output)")
         }
-        #expect(doctor.out.contains("\"verdict\" : \"auth failed\""), "\(doctor.out)")
+        #expect(doctor.out.contains("\"problem\" : \"authFailed\""), "\(doctor.out)")
         #expect(try sandbox.spawnHead("Core") != pushed)
     }
 

@@ -40,7 +40,8 @@ struct RemoteSnapshotEndToEndTests {
         #expect(pushes.count == 3)
         for push in pushes {
             #expect((push["pushed"] as? [Any])?.isEmpty == true, "\(push)")
-            #expect((push["upToDate"] as? [String])?.isEmpty == false, "\(push)")
+            #expect((push["alreadyThere"] as? [String])?.isEmpty == false, "\(push)")
+            #expect(push["outcome"] as? String == "upToDate", "\(push)")
             #expect(push["error"] == nil, "\(push)")
         }
         let plain = try sandbox.modkitRemote("tag", "v1.0.0", "--push", agent: agent)

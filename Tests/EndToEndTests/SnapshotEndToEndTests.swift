@@ -38,14 +38,15 @@ import Testing
         // The same command again changes nothing.
         let again = try sandbox.modkit("tag", "v1.0.0", "--json", in: "ws")
         #expect(again.status == 0, "\(again.err)")
-        let report = try #require((try sandbox.json(again) as? [String: Any])?["report"] as? [String: Any])
+        let report = try #require(try sandbox.json(again) as? [String: Any])
         #expect(report["unchanged"] as? Bool == true)
-        let actions = (report["tags"] as? [[String: Any]] ?? []).compactMap { $0["action"] as? String }
-        #expect(actions.count == 11 && actions.allSatisfy { $0 == "unchanged" }, "\(actions)")
+        let rows = (report["modules"] as? [[String: Any]] ?? []) + [report["manifest"] as? [String: Any] ?? [:]]
+        let outcomes = rows.compactMap { $0["outcome"] as? String }
+        #expect(outcomes.count == 11 && outcomes.allSatisfy { $0 == "upToDate" }, "\(outcomes)")
         #expect(try sandbox.git("rev-parse", "HEAD", in: "ws") == snapshotCommit)
 
         let list = try sandbox.modkit("snapshots", "--json", in: "ws")
-        let snapshots = try #require(try sandbox.json(list) as? [[String: Any]])
+        let snapshots = try #require((try sandbox.json(list) as? [String: Any])?["snapshots"] as? [[String: Any]])
         #expect(snapshots.count == 1 && snapshots[0]["name"] as? String == "v1.0.0" && snapshots[0]["modules"] as? Int == 10)
     }
 
@@ -178,7 +179,7 @@ import Testing
                 expected = try sandbox.git("rev-list", "v1.0.0..v1.1.0", "--", path, in: "ws")
             }
             #expect(commits == expected.split(separator: "\n").map(String.init), "\(name)")
-            #expect(module["status"] as? String == (commits.isEmpty ? "unchanged" : "changed"), "\(name)")
+            #expect(module["change"] as? String == (commits.isEmpty ? "unchanged" : "changed"), "\(name)")
         }
         #expect(modules.first { $0["name"] as? String == "Mod01" }.flatMap { ($0["commits"] as? [Any])?.count } == 2)
 
@@ -212,7 +213,7 @@ import Testing
         let repair = try sandbox.modkit("tag", "v1.0.0", "--push", "--json", in: "ws")
         #expect(repair.status == 0, "\(repair.err)")
         let pushes = try #require((try sandbox.json(repair) as? [String: Any])?["pushes"] as? [[String: Any]])
-        let pushed = pushes.filter { !(($0["pushed"] as? [String]) ?? []).isEmpty }.compactMap { $0["module"] as? String }
+        let pushed = pushes.filter { !(($0["pushed"] as? [String]) ?? []).isEmpty }.compactMap { $0["name"] as? String }
         #expect(pushed == ["Mod03"])
         #expect(try sandbox.git("--git-dir", sandbox.url("remotes/Mod03.git").path, "rev-parse", "Product/v1.0.0^{commit}") == sandbox.head(of: "Mod03"))
     }

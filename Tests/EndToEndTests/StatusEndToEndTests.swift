@@ -48,7 +48,7 @@ import Testing
         #expect(modules.map { $0["name"] as? String } == ["Alpha", "Beta", "Gamma"])
 
         let alpha = modules[0]
-        #expect(alpha["state"] as? String == "ok")
+        #expect(alpha["outcome"] as? String == "changed")
         #expect(alpha["branch"] as? String == "main")
         #expect(alpha["upstream"] as? String == "origin/main")
         #expect(alpha["modified"] as? Int == 1)
@@ -60,7 +60,7 @@ import Testing
         #expect(alpha["commit"] as? String == (try sandbox.git("rev-parse", "HEAD", in: "ws/Libs/Alpha")))
 
         let beta = modules[1]
-        #expect(beta["state"] as? String == "ok")
+        #expect(beta["outcome"] as? String == "changed")
         #expect(beta["ahead"] as? Int == 1)
         #expect(beta["behind"] as? Int == 0)
         #expect(beta["modified"] as? Int == 0)
@@ -68,7 +68,7 @@ import Testing
         #expect(beta["commit"] as? String == (try sandbox.git("rev-parse", "HEAD", in: "ws/Libs/Beta")))
 
         let gamma = modules[2]
-        #expect(gamma["state"] as? String == "not cloned")
+        #expect(gamma["outcome"] as? String == "notCloned")
         #expect(gamma["commit"] == nil)
     }
 

@@ -42,7 +42,7 @@ import Glibc
         #expect(third.status == 0, "\(third.err)")
         let updated = try sandbox.syncJSON(third)
         #expect(updated.summary["updated"] == 48)
-        #expect(updated.summary["up to date"] == 2)
+        #expect(updated.summary["upToDate"] == 2)
         for name in names.prefix(48) {
             #expect(try sandbox.head(of: name) == expected[name])
         }
@@ -105,7 +105,7 @@ import Glibc
         let result = try sandbox.modkit("sync", "-j", "8", in: "ws")
         #expect(result.status == 1)
         #expect(result.out.contains("50 modules: 49 cloned, 0 updated, 0 up to date, 1 failed"), "\(result.out)")
-        #expect(result.err.contains("Failed:"))
+        #expect(result.err.contains("modkit: error: 1 module failed:"), "\(result.err)")
         let failure = try #require(result.err.split(separator: "\n").last { $0.contains("Mod17") })
         #expect(failure.contains("failed:"))
         for name in names where name != "Mod17" {

@@ -76,7 +76,7 @@ import Glibc
         #expect(feature["outcome"] as? String == "kept")
         #expect((feature["detail"] as? String)?.contains("upstream gone: origin/topic was deleted on the remote") == true, "\(feature)")
         let main = try #require(modules.first { $0["name"] as? String == "Main" })
-        #expect(main["outcome"] as? String == "up to date")
+        #expect(main["outcome"] as? String == "upToDate")
 
         // Pruned: only refs/remotes/origin/topic; local branches, tags and commits stay.
         #expect(try sandbox.git("for-each-ref", "refs/remotes/origin/topic", in: "ws/Libs/Main").isEmpty)

@@ -13,15 +13,20 @@ import Testing
 
     private struct Listing: Decodable {
         struct Branch: Decodable, Equatable { var branch: String; var current: Bool; var ahead: Int; var unpushed: Int; var merged: Bool; var upstream: String? }
-        var module: String?
+        var name: String?
         var branches: [Branch]
+    }
+
+    private struct Report: Decodable {
+        var manifest: Listing?
+        var modules: [Listing]
     }
 
     private func listing(_ sandbox: Sandbox) throws -> [String: [Listing.Branch]] {
         let result = try sandbox.modkit("branches", "--json", in: "ws")
         #expect(result.status == 0, "\(result.err)")
-        let entries = try JSONDecoder().decode([Listing].self, from: Data(result.out.utf8))
-        return Dictionary(uniqueKeysWithValues: entries.map { ($0.module ?? ".", $0.branches) })
+        let report = try JSONDecoder().decode(Report.self, from: Data(result.out.utf8))
+        return Dictionary(uniqueKeysWithValues: ((report.manifest.map { [$0] } ?? []) + report.modules).map { ($0.name ?? ".", $0.branches) })
     }
 
     private func commit(_ sandbox: Sandbox, in module: String, file: String) throws -> String {

@@ -142,9 +142,17 @@ extension ReleaseRun {
     /// Pushes each released module's branch and version tag, then the snapshot's tags and commit everywhere.
     func push() throws -> [String] {
         if dryRun {
-            var lines = plan.modules.filter { $0.kind == .repository }.map { "would push the release branch of \($0.path)" }
-            lines.append("would push the manifest repository's branch and snapshot commit")
-            lines += plan.tags.map { "would push tag \($0.name) (\($0.place))" }
+            let tags = Dictionary(grouping: plan.tags, by: \.repository).mapValues { $0.map(\.name) }
+            func with(_ repository: String) -> String {
+                guard let names = tags[repository] else { return "" }
+                return " and tag\(names.count == 1 ? "" : "s") \(names.joined(separator: ", "))"
+            }
+            let released = plan.modules.filter { $0.kind == .repository }.map(\.path)
+            var lines = released.map { "would push the release branch of \($0)\(with($0))" }
+            lines.append("would push the manifest repository's branch and snapshot commit\(with("."))")
+            for (repository, names) in tags.sorted(by: { $0.key < $1.key }) where repository != "." && !released.contains(repository) {
+                lines.append("would push tag\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) to \(repository)")
+            }
             return lines
         }
         var lines: [String] = []

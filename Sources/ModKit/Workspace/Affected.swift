@@ -29,6 +29,10 @@ public enum Affected {
         for module in modules {
             if let detail = try baseline.change(of: module, workspace: workspace) { changed[module.name] = detail }
         }
+        if case .revision = baseline, !modules.isEmpty, modules.allSatisfy({ changed[$0.name]?.hasSuffix(Baseline.notFound) == true }) {
+            throw ModKitError.input("'\(since)' is neither a snapshot nor a revision of any selected module",
+                                    hint: "'modkit snapshots' lists the snapshots; a revision such as origin/main must exist in at least one repository")
+        }
         let order = DependencyLevels.levels(of: modules.map(\.name), dependencies: dependencies).flatMap { $0 }
         var selected: [String: AffectedModule] = [:]
         for name in order {
@@ -47,6 +51,9 @@ public enum Affected {
 private enum Baseline {
     case snapshot(Snapshot, manifestCommit: OID)
     case revision(String)
+
+    /// The end of the detail of a module the revision does not exist in.
+    static let notFound = "counted as changed"
 
     static func resolve(_ since: String, workspace: Workspace) throws -> Baseline {
         if let (snapshot, commit) = try? SnapshotCatalog.load(since, in: workspace, command: "modkit affected") {
@@ -73,7 +80,7 @@ private enum Baseline {
                 }
                 base = commit
             case .revision(let revision):
-                guard let commit = try? repository.resolveCommit(revision) else { return "\(revision) not found here; counted as changed" }
+                guard let commit = try? repository.resolveCommit(revision) else { return "\(revision) not found here; \(Baseline.notFound)" }
                 base = try repository.mergeBase(head, commit) ?? commit
             }
             if base != head {
@@ -91,7 +98,7 @@ private enum Baseline {
             switch self {
             case .snapshot(_, let commit): base = commit
             case .revision(let revision):
-                guard let commit = try? repository.resolveCommit(revision) else { return "\(revision) not found; counted as changed" }
+                guard let commit = try? repository.resolveCommit(revision) else { return "\(revision) not found; \(Baseline.notFound)" }
                 base = try repository.mergeBase(head, commit) ?? commit
             }
             let path = manifestRepository.path(module.path)

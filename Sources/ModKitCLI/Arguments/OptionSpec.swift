@@ -113,7 +113,7 @@ enum GlobalOptions {
         OptionSpec("g", "group", .repeated(metavar: "G"), help: "Only modules in group G: a comma list, -G leaves G out, all (repeatable).", completion: .list(.groups)),
         OptionSpec("q", "quiet", help: "Print only errors and results."),
         OptionSpec("v", "verbose", help: "Print more detail."),
-        OptionSpec(nil, "json", help: "Print machine-readable JSON on stdout."),
+        OptionSpec(nil, "json", help: "Print one JSON object on stdout (every key: docs/json.md)."),
         OptionSpec(nil, "no-color", help: "Never colour output (also NO_COLOR=1)."),
         OptionSpec(nil, "accept-new-host-keys", help: "Add unknown ssh host keys to ~/.ssh/known_hosts (changed keys are still refused)."),
         OptionSpec("h", "help", help: "Show help for the command."),

@@ -35,7 +35,6 @@ enum AffectedCommand: Command {
             var reason: AffectedModule.Reason
             var detail: String
         }
-        var schema = 1
         var since: String
         /// The affected module names, dependencies first.
         var modules: [String]
@@ -44,8 +43,10 @@ enum AffectedCommand: Command {
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let workspace = try context.loadWorkspace()
-        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        try context.withWorkspace { run in try affected(run.workspace, modules: try run.modules(), context: context) }
+    }
+
+    private static func affected(_ workspace: Workspace, modules: [Module], context: Context) throws -> ExitStatus {
         let since: String
         if let given = context.arguments.value("since") {
             since = given

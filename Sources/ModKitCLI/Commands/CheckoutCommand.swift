@@ -29,38 +29,57 @@ enum CheckoutCommand: Command {
         reachesRemotes: true
     )
 
+    /// `modkit checkout --json`'s own fields.
+    struct Fields: Encodable {
+        var snapshot: String
+        var snapshotCommit: String
+        var branch: String?
+        var warnings: [String]
+    }
+
     static func run(_ context: Context) throws -> ExitStatus {
         let name = context.arguments.positionals[0]
-        let workspace = try context.loadWorkspace()
-        let lock = try WorkspaceLock(root: workspace.root, command: "modkit checkout \(name)")
-        defer { lock.release() }
-        let options = CheckoutOptions(branch: context.arguments.value("branch"), modulesOnly: context.arguments.flag("modules-only"))
-        let report: CheckoutReport
-        do {
-            report = try SnapshotCheckout.checkout(name, workspace: workspace, options: options,
-                                                   jobs: try context.jobs(waitsOnIO: false), networkJobs: try context.jobs(waitsOnIO: true))
-        } catch let failure as SnapshotFailure {
-            return SnapshotOutput.report(failure, console: context.console)
-        }
-        for warning in report.warnings { context.console.warning(warning) }
-        if context.json {
-            try context.printJSON(report)
-        } else {
-            let style = context.console.style(for: .standardOutput)
-            var table = TextTable()
-            for result in report.results where context.verbose || result.outcome != .unchanged {
-                let detail = result.outcome == .failed ? style.red("failed: \(result.detail)") : result.detail
-                table.add([style.bold(result.module ?? "(manifest repository)"), result.path, detail])
+        return try context.withWorkspace { run in
+            let options = CheckoutOptions(branch: context.arguments.value("branch"), modulesOnly: context.arguments.flag("modules-only"))
+            let report: CheckoutReport
+            do {
+                report = try SnapshotCheckout.checkout(name, workspace: run.workspace, options: options,
+                                                       jobs: try context.jobs(waitsOnIO: false), networkJobs: try context.jobs(waitsOnIO: true))
+            } catch let failure as SnapshotFailure {
+                return try SnapshotOutput.report(failure, context: context)
             }
-            let moved = report.results.filter { $0.outcome == .moved || $0.outcome == .cloned }.count
-            let unchanged = report.results.filter { $0.outcome == .unchanged }.count
-            var lines = ["Checked out \(report.snapshot): \(moved) moved, \(unchanged) already there"]
-            if !table.rows.isEmpty { lines.append(table.render(indent: "  ")) }
-            context.console.result(lines.joined(separator: "\n"))
+            for warning in report.warnings { context.console.warning(warning) }
+            if context.json {
+                let rows = report.results.map { result in
+                    ModuleResultRow(name: result.module, path: result.path, outcome: ModuleOutcome(result.outcome), detail: result.detail,
+                                    branch: report.branch, commit: result.commit, previousCommit: result.previousCommit, backup: result.backup,
+                                    error: result.outcome == .failed ? ErrorJSON(result.detail) : nil)
+                }
+                let modules = rows.filter { $0.name != nil }
+                try context.printJSON(ModuleRowsBody(fields: Fields(snapshot: report.snapshot, snapshotCommit: report.snapshotCommit, branch: report.branch,
+                                                                    warnings: report.warnings),
+                                                     manifest: rows.first { $0.name == nil }, modules: modules, summary: outcomeCounts(modules.map(\.outcome))))
+            } else {
+                printText(report, context: context)
+            }
+            for result in report.results where result.backup != nil {
+                context.console.warning("\(result.module ?? "manifest repository"): the commit left behind is saved as \(result.backup!)")
+            }
+            return report.failed ? .failure : .success
         }
-        for result in report.results where result.backup != nil {
-            context.console.warning("\(result.module ?? "manifest repository"): the commit left behind is saved as \(result.backup!)")
+    }
+
+    private static func printText(_ report: CheckoutReport, context: Context) {
+        let style = context.console.style(for: .standardOutput)
+        var table = TextTable()
+        for result in report.results where context.verbose || result.outcome != .unchanged {
+            let detail = result.outcome == .failed ? style.red("failed: \(result.detail)") : result.detail
+            table.add([style.bold(result.module ?? "(manifest repository)"), result.path, detail])
         }
-        return report.failed ? .failure : .success
+        let moved = report.results.filter { $0.outcome == .moved || $0.outcome == .cloned }.count
+        let unchanged = report.results.filter { $0.outcome == .unchanged }.count
+        var lines = ["Checked out \(report.snapshot): \(moved) moved, \(unchanged) already there"]
+        if !table.rows.isEmpty { lines.append(table.render(indent: "  ")) }
+        context.console.result(lines.joined(separator: "\n"))
     }
 }

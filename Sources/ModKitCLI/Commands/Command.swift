@@ -13,6 +13,8 @@ public struct CommandSpec: Sendable {
     public var mutates = false
     /// Whether the command may talk to remotes; only then is authentication set up (it reads git config).
     public var reachesRemotes = false
+    /// Whether the command prints a JSON report with --json (docs/json.md); the others refuse --json.
+    public var offersJSON = true
 }
 
 /// A modkit subcommand: a spec for parsing and help, and a run function over ModKit.
@@ -60,11 +62,9 @@ struct Context {
         return try Workspace.discover(from: workingDirectory)
     }
 
-    /// Prints a value as one JSON document on stdout: pretty, or on one line with `compact`.
+    /// Prints the command's report as its one JSON object on stdout (`schema` and `command` first, see docs/json.md):
+    /// pretty, or on one line with `compact`.
     func printJSON<T: Encodable>(_ value: T, compact: Bool = false) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
-        console.result(String(decoding: data, as: UTF8.self))
+        console.result(try JSONOutput.render(value, command: command.name, compact: compact))
     }
 }

@@ -21,7 +21,8 @@ enum CompletionCommand: Command {
             "source <(modkit completion bash)",
             "modkit completion zsh > \"${fpath[1]}/_modkit\"",
             "modkit completion fish > ~/.config/fish/completions/modkit.fish",
-        ]
+        ],
+        offersJSON: false
     )
 
     static func run(_ context: Context) throws -> ExitStatus {

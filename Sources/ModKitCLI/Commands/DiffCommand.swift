@@ -20,12 +20,37 @@ enum DiffCommand: Command {
         reachesRemotes: true
     )
 
+    /// `modkit diff --json`.
+    struct Report: Encodable {
+        /// One module's change between the two sides.
+        struct Entry: Encodable {
+            var name: String
+            var kind: Module.Kind
+            /// changed, unchanged, added or removed.
+            var change: ModuleChange.Status
+            var oldCommit: String?
+            var newCommit: String?
+            var oldVersion: String?
+            var newVersion: String?
+            var commits: [CommitLine]
+            var droppedCommits: [CommitLine]
+            var error: ErrorJSON?
+        }
+        var from: String
+        var to: String
+        var modules: [Entry]
+    }
+
     static func run(_ context: Context) throws -> ExitStatus {
         let names = context.arguments.positionals
         let workspace = try context.loadWorkspace()
         let comparison = try SnapshotDiff.compare(names[0], names.count > 1 ? names[1] : nil, workspace: workspace)
         if context.json {
-            try context.printJSON(comparison)
+            try context.printJSON(Report(from: comparison.from, to: comparison.to, modules: comparison.modules.map {
+                Report.Entry(name: $0.name, kind: $0.kind, change: $0.status, oldCommit: $0.oldCommit, newCommit: $0.newCommit,
+                             oldVersion: $0.oldVersion, newVersion: $0.newVersion, commits: $0.commits, droppedCommits: $0.droppedCommits,
+                             error: .optional($0.error))
+            }))
         } else if context.arguments.flag("markdown") {
             context.console.result(markdown(comparison))
         } else {

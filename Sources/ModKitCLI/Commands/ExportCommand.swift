@@ -23,7 +23,8 @@ enum ExportCommand: Command {
             "modkit export --format vcstool --exact > product.repos",
             "modkit export --format west -o west.yml",
             "modkit export --format repo -g core",
-        ]
+        ],
+        offersJSON: false
     )
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -34,9 +35,9 @@ enum ExportCommand: Command {
         guard let format = ExportFormat(rawValue: formatName) else {
             throw UsageError("--format expects one of \(names.joined(separator: ", ")), got '\(formatName)'\(DidYouMean.suffix(for: formatName, among: names))")
         }
-        let workspace = try context.loadWorkspace()
-        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
-        let result = try ManifestExporter.export(workspace.manifest, modules: modules, format: format, exact: context.arguments.flag("exact"))
+        let result = try context.withWorkspace { run in
+            try ManifestExporter.export(run.workspace.manifest, modules: try run.modules(), format: format, exact: context.arguments.flag("exact"))
+        }
         for warning in result.warnings { context.console.warning(warning) }
         if let output = context.arguments.value("output") {
             let file = URL(fileURLWithPath: output, relativeTo: context.workingDirectory).standardizedFileURL

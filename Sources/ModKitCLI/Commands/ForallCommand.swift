@@ -35,10 +35,39 @@ enum ForallCommand: Command {
         ]
     )
 
+    /// One module in `modkit forall --json`.
+    struct Row: ModuleRow {
+        var name: String?
+        var path: String
+        var outcome: ModuleOutcome
+        var detail: String
+        /// The command's exit status (nil when it did not run).
+        var exitCode: Int32?
+        /// stdout and stderr, interleaved as they came.
+        var output: String
+        var error: ErrorJSON?
+
+        init(_ result: ForallResult) {
+            name = result.name
+            path = result.path
+            outcome = result.skipped != nil ? .skipped : result.failed ? .failed : .ok
+            detail = result.skipped ?? "exit \(result.status ?? 0)"
+            exitCode = result.status
+            output = result.output
+            error = result.failed ? ErrorJSON("the command exited with \(result.status ?? -1)") : nil
+        }
+    }
+
+    /// `modkit forall --json`'s own field.
+    struct Fields: Encodable { var commandLine: String }
+
     static func run(_ context: Context) throws -> ExitStatus {
         guard let command = context.arguments.value("command") else { throw UsageError("forall needs -c CMD") }
-        let workspace = try context.loadWorkspace()
-        var modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        return try context.withWorkspace { run in try forall(command, workspace: run.workspace, modules: try run.modules(), context: context) }
+    }
+
+    private static func forall(_ command: String, workspace: Workspace, modules selected: [Module], context: Context) throws -> ExitStatus {
+        var modules = selected
         let arguments = context.arguments
         let jobs = try context.jobs(waitsOnIO: false)
         var dependencies: [String: [String]]?
@@ -58,7 +87,8 @@ enum ForallCommand: Command {
         context.console.clearProgress()
         let failed = results.filter(\.failed)
         if context.json {
-            try context.printJSON(results)
+            let rows = results.map(Row.init)
+            try context.printJSON(ModuleRowsBody(fields: Fields(commandLine: command), manifest: nil as Row?, modules: rows, summary: outcomeCounts(rows.map(\.outcome))))
         } else if !failed.isEmpty {
             let held = results.filter { $0.skipped?.hasPrefix("not run") == true }
             context.console.error("the command failed in \(failed.count) of \(results.count) modules:")

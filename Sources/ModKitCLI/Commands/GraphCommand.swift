@@ -15,6 +15,7 @@ enum GraphCommand: Command {
         examples: ["modkit graph", "modkit graph --format dot | dot -Tsvg > graph.svg", "modkit graph --format mermaid"]
     )
 
+    /// `modkit graph --json`.
     struct Report: Encodable {
         var order: [String]
         var dependencies: [String: [String]]

@@ -21,20 +21,33 @@ enum GuardCommand: Command {
         mutates: true
     )
 
-    struct Entry: Encodable {
-        var module: String
-        var files: [String: String]
-        var written: [String]
-        var problem: String?
+    /// One module in `modkit guard --json`.
+    struct Row: ModuleRow {
+        /// One guard file: its path in the workspace, and whether it was (with --check or --dry-run: would be) created or updated.
+        struct File: Encodable {
+            var path: String
+            var outcome: ModuleOutcome
+        }
+        var name: String?
+        var path: String
+        var outcome: ModuleOutcome
+        var detail: String
+        var files: [File]
+        var error: ErrorJSON?
     }
+
+    /// `modkit guard --json`'s own field.
+    struct Fields: Encodable { var dryRun: Bool }
 
     static func run(_ context: Context) throws -> ExitStatus {
         let check = context.arguments.flag("check")
         let dryRun = context.arguments.flag("dry-run")
-        let workspace = try context.loadWorkspace()
-        let selected = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
-        let lock = check || dryRun ? nil : try WorkspaceLock(root: workspace.root, command: "modkit guard")
-        defer { lock?.release() }
+        return try context.withWorkspace { run in
+            try write(run.workspace, selected: try run.modules(), check: check, dryRun: dryRun, context: context)
+        }
+    }
+
+    private static func write(_ workspace: Workspace, selected: [Module], check: Bool, dryRun: Bool, context: Context) throws -> ExitStatus {
 
         let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
         let outcomes = GuardRun.run(specs.guardModules, selected: Set(selected.map(\.name)),
@@ -42,11 +55,16 @@ enum GuardCommand: Command {
                                     mode: check || dryRun ? .check : .write)
         let console = context.console
         if context.json {
-            try context.printJSON(outcomes.map { outcome in
-                Entry(module: outcome.module,
-                      files: Dictionary(uniqueKeysWithValues: (outcome.plan?.files ?? []).map { (Workspace.displayPath(of: $0.url), $0.state.rawValue) }),
-                      written: outcome.written.map { Workspace.displayPath(of: $0.url) }, problem: outcome.problem)
-            })
+            let modules = Dictionary(workspace.manifest.modules.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
+            let rows = outcomes.map { outcome in
+                let files = (outcome.plan?.files ?? []).map { Row.File(path: workspace.relativePath(of: $0.url), outcome: ModuleOutcome($0.state)) }
+                let changed = files.filter { $0.outcome != .upToDate }.count
+                return Row(name: outcome.module, path: modules[outcome.module] ?? "", outcome: outcome.problem != nil ? .failed : changed > 0 ? .updated : .upToDate,
+                           detail: outcome.problem ?? (changed > 0 ? "\(changed) guard file\(changed == 1 ? "" : "s")" : "up to date"),
+                           files: files, error: .optional(outcome.problem))
+            }
+            try context.printJSON(ModuleRowsBody(fields: Fields(dryRun: check || dryRun), manifest: nil as Row?, modules: rows,
+                                                 summary: outcomeCounts(rows.map(\.outcome))))
         } else {
             for outcome in outcomes {
                 if let problem = outcome.problem { console.error("\(outcome.module): \(problem)") }

@@ -32,6 +32,24 @@ enum InitCommand: Command {
         mutates: true
     )
 
+    /// `modkit init --json`: the modules written into modkit.yml.
+    struct Report: Encodable {
+        struct Entry: Encodable {
+            var name: String
+            var kind: Module.Kind
+            var path: String
+            var url: String?
+            var revision: String?
+        }
+        var file: String
+        var modules: [Entry]
+
+        init(manifest: Manifest) {
+            file = ManifestLoader.fileName
+            modules = manifest.modules.map { Entry(name: $0.name, kind: $0.kind, path: $0.path, url: manifest.url(of: $0), revision: manifest.revision(of: $0)) }
+        }
+    }
+
     static func run(_ context: Context) throws -> ExitStatus {
         if let path = context.arguments.value("import") {
             return try runImport(path, context: context)
@@ -40,7 +58,7 @@ enum InitCommand: Command {
         if context.arguments.flag("exact") { throw UsageError("--exact needs --import PATH") }
         let result = try WorkspaceInitializer.initialize(at: context.workingDirectory, workspaceName: context.arguments.value("name"))
         if context.json {
-            try context.printJSON(result.manifest.modules.map { ["name": $0.name, "path": $0.path, "url": $0.url ?? ""] })
+            try context.printJSON(Report(manifest: result.manifest))
         } else {
             let count = result.manifest.modules.count
             context.console.result("Wrote \(ManifestLoader.fileName) with \(count) module\(count == 1 ? "" : "s").")
@@ -78,7 +96,7 @@ enum InitCommand: Command {
             context.console.info("Merged \(outcome.imported.mergedFiles.count) local manifest\(outcome.imported.mergedFiles.count == 1 ? "" : "s") as repo does: \(outcome.imported.mergedFiles.joined(separator: ", "))")
         }
         if context.json {
-            try context.printJSON(outcome.manifest.modules.map { ["name": $0.name, "path": $0.path, "url": $0.url ?? "", "revision": $0.revision ?? ""] })
+            try context.printJSON(Report(manifest: outcome.manifest))
             return .success
         }
         let modules = outcome.manifest.modules

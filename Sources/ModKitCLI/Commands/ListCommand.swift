@@ -11,7 +11,6 @@ enum ListCommand: Command {
 
     /// `modkit list --json`.
     struct Report: Encodable {
-        var schema = 1
         var workspace: String
         var modules: [Entry]
     }
@@ -29,9 +28,10 @@ enum ListCommand: Command {
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let workspace = try context.loadWorkspace()
-        let manifest = workspace.manifest
-        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        try context.withWorkspace { run in try list(run.workspace.manifest, modules: try run.modules(), context: context) }
+    }
+
+    private static func list(_ manifest: Manifest, modules: [Module], context: Context) throws -> ExitStatus {
         let entries = modules.map { module -> Entry in
             let version = VersionReader.read(module: module, in: manifest)
             return Entry(

@@ -102,7 +102,7 @@ enum NewCommand: Command {
         let manifest = try? context.loadWorkspace().manifest
         let templates = TemplateLibrary.list(builtin: builtin, manifest: manifest)
         if context.json {
-            try context.printJSON(templates)
+            try context.printJSON(TemplateList(templates: templates))
             return .success
         }
         if templates.isEmpty {
@@ -117,15 +117,8 @@ enum NewCommand: Command {
 
     /// Every template problem with its file:line, then a line saying nothing was created.
     static func report(_ error: TemplateError, context: Context) {
-        let colored = context.console.colorOnStandardError
-        for diagnostic in error.diagnostics {
-            if diagnostic.location == nil {
-                context.console.error(diagnostic.message)
-                if let hint = diagnostic.hint { context.console.diagnostic("hint: \(hint)") }
-            } else {
-                context.console.diagnostic(diagnostic.rendered(colored: colored))
-            }
-        }
+        if context.json { try? context.printJSON(ErrorReport(errors: ErrorJSON.all(from: error))) }
+        for diagnostic in error.diagnostics { ModKitCLI.print(diagnostic, console: context.console) }
         let count = error.diagnostics.count
         context.console.diagnostic("\(count) problem\(count == 1 ? "" : "s"); nothing was created")
     }
@@ -149,6 +142,22 @@ enum NewCommand: Command {
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return URL(fileURLWithPath: path) }
         if let url = Bundle.main.executableURL { return url.resolvingSymlinksInPath() }
         return CommandLine.arguments.first.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath() }
+    }
+}
+
+/// `modkit new --list-templates --json`.
+struct TemplateList: Encodable {
+    struct Entry: Encodable {
+        var name: String
+        /// builtin, workspace, path or git.
+        var origin: String
+        var description: String
+        var path: String
+    }
+    var templates: [Entry]
+
+    init(templates: [TemplateSummary]) {
+        self.templates = templates.map { Entry(name: $0.name, origin: $0.origin == .builtin ? "builtin" : $0.origin.rawValue, description: $0.description, path: $0.path) }
     }
 }
 

@@ -29,19 +29,31 @@ enum PinCommand: Command {
         mutates: true
     )
 
+    /// `modkit pin --json`.
     struct Report: Encodable {
+        /// One file that holds requirements on workspace or outside dependencies.
+        struct File: Encodable {
+            var path: String
+            var module: String
+            /// updated (pinned; with --check or --dry-run: would be), upToDate, or failed (a requirement no version is known for).
+            var outcome: ModuleOutcome
+        }
+        var dryRun: Bool
+        var files: [File]
         var findings: [PinFinding]
-        var changedFiles: [String]
+        var errors: [ErrorJSON]
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
         let check = context.arguments.flag("check")
         let dryRun = context.arguments.flag("dry-run")
         let strict = context.arguments.flag("strict")
-        let workspace = try context.loadWorkspace()
-        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
-        let lock = check || dryRun ? nil : try WorkspaceLock(root: workspace.root, command: "modkit pin")
-        defer { lock?.release() }
+        return try context.withWorkspace { run in
+            try pin(run.workspace, modules: try run.modules(), check: check, dryRun: dryRun, strict: strict, context: context)
+        }
+    }
+
+    private static func pin(_ workspace: Workspace, modules: [Module], check: Bool, dryRun: Bool, strict: Bool, context: Context) throws -> ExitStatus {
 
         let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
         let problems = specs.modules.filter { selected in modules.contains { $0.name == selected.module.name } }.flatMap(\.problems)
@@ -56,8 +68,12 @@ enum PinCommand: Command {
         if !check && !dryRun { written = try Pinner.apply(plans) }
 
         if context.json {
-            let changed = (check || dryRun ? plans.filter(\.hasChanges) : written).map(\.path)
-            try context.printJSON(Report(findings: findings, changedFiles: changed))
+            let files = plans.map { plan in
+                Report.File(path: plan.path, module: plan.findings.first?.module ?? "",
+                            outcome: plan.findings.contains { $0.kind == .unresolved } ? .failed : plan.hasChanges ? .updated : .upToDate)
+            }
+            try context.printJSON(Report(dryRun: check || dryRun, files: files, findings: findings,
+                                         errors: problems.map { ErrorJSON($0.description) } + blocking.map { ErrorJSON($0.message) }))
         } else {
             let console = context.console
             for problem in problems { console.error(problem.description) }

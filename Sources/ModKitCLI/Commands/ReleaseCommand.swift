@@ -23,7 +23,8 @@ enum ReleaseCommand: Command {
         anything changes. A release commits only the files it changed. A failed step stops the run
         and is recorded in .modkit/release/NAME.state with the plan: fix the problem and run
         'modkit release NAME --resume', which continues exactly that plan; --abandon discards it.
-        --dry-run changes nothing anywhere and prints every change. Without --yes, modkit asks before
+        --dry-run changes nothing anywhere and prints the plan and what would be committed and pushed; with -v
+        it prints every step's changes as diffs. Without --yes, modkit asks before
         changing anything (and refuses when there is no terminal to ask on).
         """,
         options: [
@@ -120,11 +121,14 @@ enum ReleaseCommand: Command {
         var outcomes: [StepOutcome] = []
         let passed = try ReleaseRunner.run(plan, state: state, options: options, workspace: workspace) { outcome in
             outcomes.append(outcome)
-            if !context.json { show(outcome, console: console) }
+            if !context.json { show(outcome, console: console, concise: dryRun && !context.verbose) }
         }
         state = try ReleaseState.load(name, in: workspace) ?? state
         if context.json {
-            try context.printJSON(outcomes.map { ["step": $0.step.name, "status": $0.status.rawValue, "details": $0.lines.joined(separator: "\n"), "diff": $0.diff] })
+            try context.printJSON(RunJSON(name: name, dryRun: dryRun, released: plan.released, steps: outcomes.map {
+                RunJSON.Step(step: $0.step.name, outcome: ModuleOutcome($0.status), details: $0.lines, diff: $0.diff,
+                             error: $0.status == .failed ? ErrorJSON($0.lines.last ?? "failed") : nil)
+            }))
         } else if !passed, let failed = outcomes.last(where: { $0.status == .failed }) {
             if dryRun || (failed.step == .preflight && !state.completed.contains("preflight") && state.failed == nil) {
                 console.error("the release stopped at '\(failed.step.name)'; nothing was changed" + (dryRun ? "" : "; fix it and run \(hint(name, nil, context)) again"))
@@ -132,9 +136,25 @@ enum ReleaseCommand: Command {
                 console.error("the release stopped at '\(failed.step.name)'; fix it, then run \(hint(name, "--resume", context))")
             }
         } else if passed {
-            console.info(dryRun ? "dry run complete: nothing was changed" : "released \(name): " + plan.released.map { "\($0.name) \($0.next)" }.joined(separator: ", "))
+            console.info(dryRun ? "dry run complete: nothing was changed" + (context.verbose ? "" : " (-v shows every step and file change)") : "released \(name): " + plan.released.map { "\($0.name) \($0.next)" }.joined(separator: ", "))
         }
         return passed ? .success : .failure
+    }
+
+    /// A release run as `--json` prints it: the plan's modules and every step's outcome.
+    private struct RunJSON: Encodable {
+        struct Step: Encodable {
+            var step: String
+            var outcome: ModuleOutcome
+            var details: [String]
+            /// Planned file changes as a unified diff (dry runs).
+            var diff: String
+            var error: ErrorJSON?
+        }
+        var name: String
+        var dryRun: Bool
+        var released: [ReleasedModule]
+        var steps: [Step]
     }
 
     /// The plan as `--plan --json` prints it.
@@ -159,7 +179,12 @@ enum ReleaseCommand: Command {
         word.allSatisfy { $0.isLetter || $0.isNumber || "._-/+=:@".contains($0) } ? word : "\"" + word.replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 
-    private static func show(_ outcome: StepOutcome, console: Console) {
+    /// The steps whose lines a concise dry run still prints: what would be committed and pushed.
+    private static let conciseSteps: Set<String> = ["commit", "push"]
+
+    /// One step as it ran; `concise` (a dry run without -v) keeps a line per step, and the lines of a failed step
+    /// and of the commit and push steps, without file diffs.
+    private static func show(_ outcome: StepOutcome, console: Console, concise: Bool) {
         let style = console.style(for: .standardOutput)
         let mark: String
         switch outcome.status {
@@ -169,9 +194,9 @@ enum ReleaseCommand: Command {
         }
         let suffix = outcome.status == .skipped ? style.dim(" skipped (\(outcome.lines.first ?? ""))") : ""
         console.result("\(mark) \(style.bold(outcome.step.name))\(suffix)")
-        if outcome.status != .skipped {
+        if outcome.status != .skipped, !concise || outcome.status == .failed || conciseSteps.contains(outcome.step.name) {
             for line in outcome.lines { console.result("    \(line)") }
         }
-        if !outcome.diff.isEmpty { console.result(outcome.diff, terminator: outcome.diff.hasSuffix("\n") ? "" : "\n") }
+        if !outcome.diff.isEmpty, !concise { console.result(outcome.diff, terminator: outcome.diff.hasSuffix("\n") ? "" : "\n") }
     }
 }

@@ -13,13 +13,26 @@ enum SnapshotsCommand: Command {
         examples: ["modkit snapshots", "modkit snapshots --json"]
     )
 
+    /// `modkit snapshots --json`.
+    struct Report: Encodable {
+        /// A tag whose snapshot file does not read.
+        struct Invalid: Encodable {
+            var name: String
+            var commit: String
+            var errors: [ErrorJSON]
+        }
+        var snapshots: [SnapshotSummary]
+        var invalid: [Invalid]
+    }
+
     static func run(_ context: Context) throws -> ExitStatus {
         let workspace = try context.loadWorkspace()
         let (snapshots, invalid) = try SnapshotCatalog.listing(in: workspace)
         defer { reportInvalid(invalid, context: context) }
         let status: ExitStatus = invalid.isEmpty ? .success : .usage
         if context.json {
-            try context.printJSON(snapshots)
+            let invalid = invalid.map { Report.Invalid(name: $0.name, commit: $0.commit, errors: ErrorJSON.all(from: $0.error)) }
+            try context.printJSON(Report(snapshots: snapshots, invalid: invalid))
             return status
         }
         guard !snapshots.isEmpty else {

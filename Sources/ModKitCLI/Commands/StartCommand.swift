@@ -15,29 +15,19 @@ enum StartCommand: Command {
         mutates: true
     )
 
+    /// `modkit start --json`'s own field.
+    struct Fields: Encodable { var branch: String }
+
     static func run(_ context: Context) throws -> ExitStatus {
         var names = context.arguments.positionals
         let branch = names.removeFirst()
-        let workspace = try context.loadWorkspace()
-        let modules = try workspace.modules(named: names, groups: context.groups)
-        let lock = try WorkspaceLock(root: workspace.root, command: "modkit start \(branch)")
-        defer { lock.release() }
-        let results = TopicBranch.start(branch, in: modules, workspace: workspace, jobs: try context.jobs(waitsOnIO: true))
-        if context.json {
-            try context.printJSON(results)
-        } else {
-            let style = context.console.style(for: .standardOutput)
-            var table = TextTable()
-            for result in results {
-                let detail = result.failed ? style.red(result.detail) : (result.outcome == .skipped ? style.dim(result.detail) : result.detail)
-                table.add([style.bold(result.name), detail])
+        return try context.withWorkspace { run in
+            let results = TopicBranch.start(branch, in: try run.modules(named: names), workspace: run.workspace, jobs: try context.jobs(waitsOnIO: true))
+            let rows = results.map { result in
+                ModuleResultRow(name: result.name, path: result.path, outcome: ModuleOutcome(result.outcome), detail: result.detail,
+                                branch: branch, error: result.failed ? ErrorJSON(result.detail) : nil)
             }
-            context.console.result(table.render())
+            return try context.report(rows, fields: Fields(branch: branch), verb: "start \(branch)")
         }
-        let failed = results.filter(\.failed)
-        if !failed.isEmpty, !context.json {
-            context.console.error("could not start \(branch) in \(failed.map(\.name).joined(separator: ", "))")
-        }
-        return failed.isEmpty ? .success : .failure
     }
 }

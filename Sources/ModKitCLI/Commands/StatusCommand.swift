@@ -18,24 +18,70 @@ enum StatusCommand: Command {
         examples: ["modkit status", "modkit status -v", "modkit status --short", "modkit status --json", "modkit status -g core"]
     )
 
-    /// `modkit status --json`.
-    struct Report: Encodable {
-        var schema = 1
-        var workspace: String
-        /// The manifest repository's own row (nil outside git).
-        var manifest: ModuleStatus?
-        var modules: [ModuleStatus]
+    /// One repository in `modkit status --json`.
+    struct Row: ModuleRow {
+        var name: String?
+        var kind: Module.Kind
+        var path: String
+        var outcome: ModuleOutcome
+        var detail: String
+        var branch: String?
+        var commit: String?
+        var detached: Bool
+        var upstream: String?
+        var ahead: Int?
+        var behind: Int?
+        var unpushed: Int?
+        var behindBase: Int?
+        var atRevision: Bool?
+        var staged: Int
+        var modified: Int
+        var untracked: Int
+        var conflicted: Int
+        var version: String?
+        var error: ErrorJSON?
+
+        init(_ status: ModuleStatus, isManifest: Bool = false) {
+            name = isManifest ? nil : status.name
+            kind = status.kind
+            path = status.path
+            outcome = ModuleOutcome(status)
+            detail = StatusCommand.changes(status, Style(enabled: false))
+            branch = status.branch
+            commit = status.commit
+            detached = status.detached
+            upstream = status.upstream
+            ahead = status.ahead
+            behind = status.behind
+            unpushed = status.unpushed
+            behindBase = status.behindBase
+            atRevision = status.atRevision
+            staged = status.staged
+            modified = status.modified
+            untracked = status.untracked
+            conflicted = status.conflicted
+            version = status.version
+            error = .optional(status.error)
+        }
     }
 
+    /// `modkit status --json`'s own field.
+    struct Fields: Encodable { var workspace: String }
+
     static func run(_ context: Context) throws -> ExitStatus {
-        let workspace = try context.loadWorkspace()
-        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        try context.withWorkspace { run in try show(run.workspace, modules: try run.modules(), context: context) }
+    }
+
+    private static func show(_ workspace: Workspace, modules: [Module], context: Context) throws -> ExitStatus {
         if let notice = SnapshotCheckout.interruptedNotice(root: workspace.root) { context.console.warning(notice) }
         let statuses = StatusReader.read(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true))
         let manifest = StatusReader.readManifestRepository(of: workspace)
         let failed = statuses.contains { $0.state == .error }
         if context.json {
-            try context.printJSON(Report(workspace: workspace.manifest.workspace, manifest: manifest, modules: statuses))
+            let rows = statuses.map { Row($0) }
+            let manifestRow = manifest.map { Row($0, isManifest: true) }
+            try context.printJSON(ModuleRowsBody(fields: Fields(workspace: workspace.manifest.workspace), manifest: manifestRow, modules: rows,
+                                                 summary: outcomeCounts(rows.map(\.outcome))))
         } else if context.arguments.flag("short") {
             let style = context.console.style(for: .standardOutput)
             var table = TextTable()
@@ -102,7 +148,7 @@ enum StatusCommand: Command {
     }
 
     /// Ahead/behind, unpushed and change counts, e.g. `ahead 1, 2 modified, 1 untracked`.
-    private static func changes(_ status: ModuleStatus, _ style: Style, short: Bool = false) -> String {
+    static func changes(_ status: ModuleStatus, _ style: Style, short: Bool = false) -> String {
         switch status.state {
         case .notCloned: return style.dim("run 'modkit sync'")
         case .missing: return style.dim("folder not found")

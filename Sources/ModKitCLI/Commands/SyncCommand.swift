@@ -33,28 +33,28 @@ enum SyncCommand: Command {
         reachesRemotes: true
     )
 
-    /// `modkit sync --json`: every module's result and the counts.
-    struct Report: Encodable {
-        var schema = 1
-        /// What happened to the manifest repository first (nil: not a git repository, or --no-manifest-update).
-        var manifest: ManifestUpdateResult?
-        var modules: [ModuleSyncResult]
-        var summary: [String: Int]
+    /// `modkit sync --json`'s own fields, beside `manifest`, `modules` and `summary`.
+    struct Fields: Encodable {
         /// With --rebase: the topic branches replayed, or kept and why.
-        var rebased: [TopicRebaseResult]?
+        var rebased: [ModuleResultRow]?
         /// Directories sync placed that are no longer modules of the manifest.
         var orphaned: [OrphanedModule]
     }
 
+    static func row(_ result: ModuleSyncResult) -> ModuleResultRow {
+        ModuleResultRow(name: result.name, path: result.path, outcome: ModuleOutcome(result.outcome), detail: result.detail,
+                        commit: result.commit, previousCommit: result.previousCommit, backup: result.backup,
+                        keptLocalTags: result.keptLocalTags, error: result.outcome == .failed ? ErrorJSON(result.error ?? result.detail) : nil)
+    }
+
     static func run(_ context: Context) throws -> ExitStatus {
-        var workspace = try context.loadWorkspace()
-        let lock = try WorkspaceLock(root: workspace.root, command: "modkit sync")
-        defer { lock.release() }
+        try context.withWorkspace { run in try sync(from: run.workspace, context: context) }
+    }
+
+    private static func sync(from loaded: Workspace, context: Context) throws -> ExitStatus {
+        var workspace = loaded
         if let notice = SnapshotCheckout.interruptedNotice(root: workspace.root) {
             throw ModKitError(notice, hint: "sync moves nothing until then: it would take the half-moved repositories for local changes")
-        }
-        if let stale = lock.replacedStaleHolder {
-            context.console.info("took over a stale workspace lock left by pid \(stale.pid) ('\(stale.command)')")
         }
         var manifestUpdate: ManifestUpdateResult?
         if !context.arguments.flag("no-manifest-update") {
@@ -100,9 +100,15 @@ enum SyncCommand: Command {
         try? PlacedModules.record(workspace)
         let orphans = PlacedModules.orphans(in: workspace)
 
-        let counts = Dictionary(results.map { ($0.outcome.rawValue, 1) }, uniquingKeysWith: +)
         if context.json {
-            try context.printJSON(Report(manifest: manifestUpdate, modules: results, summary: counts, rebased: rebased, orphaned: orphans))
+            let rows = results.map(row)
+            let rebasedRows = rebased?.map { ModuleResultRow(name: $0.name, path: $0.path, outcome: ModuleOutcome($0.outcome), detail: $0.detail, branch: $0.branch) }
+            let manifestRow = manifestUpdate.map {
+                ModuleResultRow(name: nil, path: ".", outcome: ModuleOutcome($0.outcome), detail: $0.detail, commit: $0.commit,
+                                previousCommit: $0.previousCommit, error: $0.outcome == .failed ? ErrorJSON($0.detail) : nil)
+            }
+            try context.printJSON(ModuleRowsBody(fields: Fields(rebased: rebasedRows, orphaned: orphans), manifest: manifestRow, modules: rows,
+                                                 summary: outcomeCounts(rows.map(\.outcome))))
         } else {
             printSummary(results, progress: progress, context: context)
             if !ignored.isEmpty {
@@ -149,11 +155,11 @@ enum SyncCommand: Command {
         let kept = results.filter { $0.outcome == .kept }
         let failed = results.filter { $0.outcome == .failed }
         if !kept.isEmpty {
-            context.console.diagnostic("\nKept (local work protected; commit, stash or push it, then sync again):")
+            context.console.warning("\(kept.count) module\(kept.count == 1 ? "" : "s") kept (local work protected; commit, stash or push it, then sync again):")
             for result in kept { context.console.diagnostic("  " + progress.line(for: result)) }
         }
         if !failed.isEmpty {
-            context.console.diagnostic("\nFailed:")
+            context.console.error("\(failed.count) module\(failed.count == 1 ? "" : "s") failed:")
             for result in failed { context.console.diagnostic("  " + progress.line(for: result)) }
         }
         for result in results {

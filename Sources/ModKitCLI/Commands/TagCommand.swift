@@ -44,17 +44,60 @@ enum TagCommand: Command {
         reachesRemotes: true
     )
 
-    /// `modkit tag --json`.
-    struct Output: Encodable {
-        var report: TagReport
-        var pushes: [SnapshotPushResult]?
+    /// `modkit tag --json`'s own fields, beside `manifest` and `modules` (one row per tag).
+    struct Fields: Encodable {
+        var snapshot: String
+        var file: String
+        var unchanged: Bool
+        var manifestCommit: String
+        var snapshotCommit: String
+        var manifestBranch: String?
+        var warnings: [String]
+        /// With --push: what each repository's remote received.
+        var pushes: [PushRow]?
+    }
+
+    /// One repository's push in `modkit tag --push --json`.
+    struct PushRow: ModuleRow {
+        var name: String?
+        var path: String
+        var remote: String?
+        var outcome: ModuleOutcome
+        var detail: String
+        /// The refs sent, and those the remote already had.
+        var pushed: [String]
+        var alreadyThere: [String]
+        var error: ErrorJSON?
+
+        init(_ push: SnapshotPushResult) {
+            name = push.module
+            path = push.path
+            remote = push.remote
+            outcome = push.failed ? .failed : push.pushed.isEmpty ? .upToDate : .pushed
+            detail = push.error ?? (push.pushed.isEmpty ? "the remote has it all" : "pushed \(push.pushed.joined(separator: ", "))")
+            pushed = push.pushed
+            alreadyThere = push.upToDate
+            error = .optional(push.error)
+        }
+    }
+
+    static func json(_ report: TagReport, pushes: [SnapshotPushResult]?) -> ModuleRowsBody<Fields, ModuleResultRow> {
+        let rows = report.tags.map { tag in
+            ModuleResultRow(name: tag.module, path: tag.path, outcome: ModuleOutcome(tag.action), detail: "\(tag.tag) \(tag.action.rawValue)",
+                            tag: tag.tag, commit: tag.commit)
+        }
+        let modules = rows.filter { $0.name != nil }
+        let fields = Fields(snapshot: report.snapshot, file: report.file, unchanged: report.unchanged, manifestCommit: report.manifestCommit,
+                            snapshotCommit: report.snapshotCommit, manifestBranch: report.manifestBranch, warnings: report.warnings,
+                            pushes: pushes?.map(PushRow.init))
+        return ModuleRowsBody(fields: fields, manifest: rows.first { $0.name == nil }, modules: modules, summary: outcomeCounts(modules.map(\.outcome)))
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let name = context.arguments.positionals[0]
-        let workspace = try context.loadWorkspace()
-        let lock = try WorkspaceLock(root: workspace.root, command: "modkit tag \(name)")
-        defer { lock.release() }
+        try context.withWorkspace { run in try tag(context.arguments.positionals[0], workspace: run.workspace, context: context) }
+    }
+
+    private static func tag(_ name: String, workspace: Workspace, context: Context) throws -> ExitStatus {
         let options = TagOptions(allowDirty: context.arguments.flag("allow-dirty"),
                                  requirePushed: context.arguments.flag("require-pushed"),
                                  force: context.arguments.flag("force"), message: context.arguments.value("message"))
@@ -65,7 +108,7 @@ enum TagCommand: Command {
                 try SnapshotTagger.tag(name, workspace: workspace, options: options, jobs: jobs, isCancelled: isCancelled)
             }
         } catch let failure as SnapshotFailure {
-            return SnapshotOutput.report(failure, console: context.console)
+            return try SnapshotOutput.report(failure, context: context)
         }
         for warning in report.warnings { context.console.warning(warning) }
 
@@ -74,7 +117,7 @@ enum TagCommand: Command {
             pushes = SnapshotPusher.push(report, workspace: workspace, force: options.force, jobs: try context.jobs(waitsOnIO: true))
         }
         if context.json {
-            try context.printJSON(Output(report: report, pushes: pushes))
+            try context.printJSON(json(report, pushes: pushes))
         } else {
             printSummary(report, context: context)
         }
@@ -105,8 +148,13 @@ enum TagCommand: Command {
 
 /// Output shared by the snapshot commands.
 enum SnapshotOutput {
-    /// Prints every problem and what was done about it; exit 1, or 130 after Ctrl-C.
-    static func report(_ failure: SnapshotFailure, console: Console) -> ExitStatus {
+    /// Prints every problem and what was done about it (with --json, also as the `errors` report); exit 1, or 130 after Ctrl-C.
+    static func report(_ failure: SnapshotFailure, context: Context) throws -> ExitStatus {
+        let console = context.console
+        if context.json {
+            let errors = failure.interrupted ? [ErrorJSON("interrupted")] : failure.problems.map { ErrorJSON($0) }
+            try context.printJSON(ErrorReport(errors: errors))
+        }
         if failure.interrupted {
             console.error("interrupted")
         } else {

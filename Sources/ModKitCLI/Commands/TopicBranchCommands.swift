@@ -14,29 +14,45 @@ enum BranchesCommand: Command {
         examples: ["modkit branches", "modkit branches --json", "modkit branches -g core"]
     )
 
+    /// One repository's topic branches in `modkit branches --json`.
+    struct Listing: Encodable {
+        var name: String?
+        var path: String
+        var base: String?
+        var branches: [TopicBranchState]
+        var error: ErrorJSON?
+    }
+
+    /// `modkit branches --json`.
+    struct Report: Encodable {
+        var manifest: Listing?
+        var modules: [Listing]
+    }
+
     static func run(_ context: Context) throws -> ExitStatus {
-        let workspace = try context.loadWorkspace()
-        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
-        let repositories = TopicBranches.list(modules, workspace: workspace, jobs: try context.jobs(waitsOnIO: true))
-        if context.json {
-            try context.printJSON(repositories)
-        } else {
-            let style = context.console.style(for: .standardOutput)
-            var table = TextTable()
-            for repository in repositories {
-                for branch in repository.branches {
-                    var state = ["ahead \(branch.ahead)", "behind \(branch.behind)"]
-                    state.append(branch.unpushed > 0 ? style.yellow("\(branch.unpushed) not pushed") : style.green("pushed"))
-                    if branch.merged { state.append(style.dim("merged")) }
-                    table.add([(branch.current ? "* " : "  ") + style.bold(branch.branch), repository.module ?? "(manifest repository)",
-                               state.joined(separator: ", ")])
+        try context.withWorkspace { run in
+            let repositories = TopicBranches.list(try run.modules(), workspace: run.workspace, jobs: try context.jobs(waitsOnIO: true))
+            if context.json {
+                let listings = repositories.map { Listing(name: $0.module, path: $0.path, base: $0.base, branches: $0.branches, error: .optional($0.error)) }
+                try context.printJSON(Report(manifest: listings.first { $0.name == nil }, modules: listings.filter { $0.name != nil }))
+            } else {
+                let style = context.console.style(for: .standardOutput)
+                var table = TextTable()
+                for repository in repositories {
+                    for branch in repository.branches {
+                        var state = ["ahead \(branch.ahead)", "behind \(branch.behind)"]
+                        state.append(branch.unpushed > 0 ? style.yellow("\(branch.unpushed) not pushed") : style.green("pushed"))
+                        if branch.merged { state.append(style.dim("merged")) }
+                        table.add([(branch.current ? "* " : "  ") + style.bold(branch.branch), repository.module ?? "(manifest repository)",
+                                   state.joined(separator: ", ")])
+                    }
                 }
+                context.console.result(table.rows.isEmpty ? "No topic branches ('modkit start BRANCH' makes one)." : table.render())
             }
-            context.console.result(table.rows.isEmpty ? "No topic branches ('modkit start BRANCH' makes one)." : table.render())
+            let failed = repositories.filter { $0.error != nil }
+            for repository in failed { context.console.error("\(repository.module ?? "(manifest repository)"): \(repository.error ?? "")") }
+            return failed.isEmpty ? .success : .failure
         }
-        let failed = repositories.filter { $0.error != nil }
-        for repository in failed { context.console.error("\(repository.module ?? "(manifest repository)"): \(repository.error ?? "")") }
-        return failed.isEmpty ? .success : .failure
     }
 }
 
@@ -58,19 +74,17 @@ enum PushCommand: Command {
     )
 
     static func run(_ context: Context) throws -> ExitStatus {
-        var names = context.arguments.positionals
-        let workspace = try context.loadWorkspace()
-        // A first argument that selects no module is the branch.
-        var branch: String?
-        if let first = names.first, (try? workspace.modules(named: [first])) == nil {
-            branch = first
-            names.removeFirst()
+        try context.withWorkspace { run in
+            var names = context.arguments.positionals
+            // A first argument that selects no module is the branch.
+            var branch: String?
+            if let first = names.first, (try? run.workspace.modules(named: [first])) == nil {
+                branch = first
+                names.removeFirst()
+            }
+            let results = TopicBranches.push(branch, modules: try run.modules(named: names), workspace: run.workspace, jobs: try context.jobs(waitsOnIO: true))
+            return try BranchActionPrinter.report(results, context: context, branch: branch, verb: "push")
         }
-        let modules = try workspace.modules(named: names, groups: context.groups)
-        let lock = try WorkspaceLock(root: workspace.root, command: "modkit push")
-        defer { lock.release() }
-        let results = TopicBranches.push(branch, modules: modules, workspace: workspace, jobs: try context.jobs(waitsOnIO: true))
-        return try BranchActionPrinter.report(results, context: context, verb: "push")
     }
 }
 
@@ -93,12 +107,10 @@ enum AbandonCommand: Command {
         var names = context.arguments.positionals
         let branch = names.removeFirst()
         guard !branch.isEmpty else { throw UsageError("BRANCH must not be empty") }
-        let workspace = try context.loadWorkspace()
-        let modules = try workspace.modules(named: names, groups: context.groups)
-        let lock = try WorkspaceLock(root: workspace.root, command: "modkit abandon \(branch)")
-        defer { lock.release() }
-        let results = TopicBranches.abandon(branch, modules: modules, workspace: workspace, jobs: try context.jobs(waitsOnIO: true))
-        return try BranchActionPrinter.report(results, context: context, verb: "abandon")
+        return try context.withWorkspace { run in
+            let results = TopicBranches.abandon(branch, modules: try run.modules(named: names), workspace: run.workspace, jobs: try context.jobs(waitsOnIO: true))
+            return try BranchActionPrinter.report(results, context: context, branch: branch, verb: "abandon")
+        }
     }
 }
 
@@ -114,39 +126,23 @@ enum PruneCommand: Command {
     )
 
     static func run(_ context: Context) throws -> ExitStatus {
-        let workspace = try context.loadWorkspace()
-        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
-        let lock = try WorkspaceLock(root: workspace.root, command: "modkit prune")
-        defer { lock.release() }
-        let results = TopicBranches.prune(modules, workspace: workspace, jobs: try context.jobs(waitsOnIO: true))
-        return try BranchActionPrinter.report(results, context: context, verb: "prune")
+        try context.withWorkspace { run in
+            let results = TopicBranches.prune(try run.modules(), workspace: run.workspace, jobs: try context.jobs(waitsOnIO: true))
+            return try BranchActionPrinter.report(results, context: context, branch: nil, verb: "prune")
+        }
     }
 }
 
-/// One line per repository for `push`, `abandon` and `prune`; exit 1 when any was kept or failed.
+/// `push`, `abandon` and `prune` report through the one module-row report.
 enum BranchActionPrinter {
-    static func report(_ results: [BranchActionResult], context: Context, verb: String) throws -> ExitStatus {
-        if context.json {
-            try context.printJSON(results)
-        } else {
-            let style = context.console.style(for: .standardOutput)
-            var table = TextTable()
-            for result in results {
-                let detail: String
-                switch result.outcome {
-                case .failed: detail = style.red(result.detail)
-                case .kept: detail = style.yellow(result.detail)
-                case .skipped, .upToDate: detail = style.dim(result.detail)
-                case .pushed, .deleted: detail = result.detail
-                }
-                table.add([style.bold(result.module ?? "(manifest repository)"), detail])
-            }
-            context.console.result(table.rows.isEmpty ? "Nothing to \(verb)." : table.render())
+    /// The branch the command was given, in its JSON report.
+    struct Fields: Encodable { var branch: String? }
+
+    static func report(_ results: [BranchActionResult], context: Context, branch: String?, verb: String) throws -> ExitStatus {
+        let rows = results.map { result in
+            ModuleResultRow(name: result.module, path: result.path, outcome: ModuleOutcome(result.outcome), detail: result.detail,
+                            branch: result.branch, error: result.outcome == .failed ? ErrorJSON(result.detail) : nil)
         }
-        let trouble = results.filter { $0.outcome == .failed || $0.outcome == .kept }
-        if !trouble.isEmpty, !context.json {
-            context.console.error("\(verb): \(trouble.count) repositor\(trouble.count == 1 ? "y needs" : "ies need") attention: \(trouble.map { $0.module ?? "(manifest repository)" }.joined(separator: ", "))")
-        }
-        return trouble.isEmpty ? .success : .failure
+        return try context.report(rows.filter { $0.name != nil }, manifest: rows.first { $0.name == nil }, fields: Fields(branch: branch), verb: verb)
     }
 }
