@@ -86,6 +86,8 @@ struct MoveWriter {
         }
         var options = git_blob_filter_options()
         try check(git_blob_filter_options_init(&options, UInt32(GIT_BLOB_FILTER_OPTIONS_VERSION)), "git_blob_filter_options_init")
+        // The default flag makes `git_blob_filter` return nothing at all for a binary blob; the filters themselves leave binary content alone.
+        options.flags &= ~GIT_BLOB_FILTER_CHECK_FOR_BINARY.rawValue
         var buffer = git_buf()
         defer { git_buf_dispose(&buffer) }
         try check(git_blob_filter(&buffer, blob.pointer, path, &options), "git_blob_filter")
