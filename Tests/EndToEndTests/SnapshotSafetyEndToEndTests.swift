@@ -140,6 +140,7 @@ import Glibc
         let start = Date()
         let clean = try sandbox.modkit("checkout", "v1", in: "ws")
         let duration = Date().timeIntervalSince(start)
+        print("killedCheckoutsOfFortyRepositoriesFinishOnTheNextCheckout: one checkout of 40 repositories took \(String(format: "%.2f", duration)) s")
         #expect(clean.status == 0, "\(clean.err)")
         let snapshot = try sandbox.snapshotFile("v1")
         for name in names {
