@@ -1,8 +1,8 @@
 internal import CLibgit2
 
 // Every checkout uses GIT_CHECKOUT_SAFE: local modifications are never overwritten; a clash throws `.conflict`.
-// The exceptions: `checkoutIntoNewWorkTree` only writes into a clone that has no work tree yet, and
-// `completeInterruptedCheckout` (WorkTreeState.swift) only forces back paths its caller proved are a cut-short move's.
+// The exception: `checkoutIntoNewWorkTree` only writes into a clone that has no work tree yet. Moves of existing
+// repositories by `sync` and `checkout SNAPSHOT` go through `WorkTreeMove` instead.
 
 extension Repository {
     /// Checks out the tree of `refs/heads/<name>` and points HEAD at that branch.

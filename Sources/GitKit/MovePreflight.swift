@@ -11,9 +11,9 @@ import Glibc
 /// Each check throws a `WorkTreeMoveRefusal` naming the cause and the paths.
 enum MovePreflight {
     static func run(_ repository: Repository, _ plan: MovePlan, branch: String?) throws {
-        try checkNotBusy(repository)
+        try checkNotBusy(repository, branch: branch)
         if let branch, let worktree = try WorkTreeMove.linkedWorktree(holding: branch, in: repository) {
-            throw WorkTreeMoveRefusal(reason: "branch \(branch) is checked out in the linked worktree \(worktree)", paths: [worktree],
+            throw WorkTreeMoveRefusal(reason: "branch \(branch) is checked out in the linked worktree \(worktree)", paths: [],
                                       hint: "switch that worktree to another branch, or remove it, then run the command again")
         }
         try checkLocalChanges(repository, plan)
@@ -23,14 +23,10 @@ enum MovePreflight {
         try checkFreeSpace(repository, plan)
     }
 
-    /// No `index.lock` and no rebase, merge, cherry-pick, revert, bisect or am in progress.
-    static func checkNotBusy(_ repository: Repository) throws {
+    /// None of the locks the move takes (see `lockFiles`) and no rebase, merge, cherry-pick, revert, bisect or am in progress.
+    static func checkNotBusy(_ repository: Repository, branch: String?) throws {
+        try checkUnlocked(repository, branch: branch)
         let gitDir = repository.gitDir
-        let lock = gitDir + "/index.lock"
-        if FileSystem.kind(lock) != .missing {
-            throw WorkTreeMoveRefusal(reason: "index.lock exists: another git process is using this repository", paths: [display(lock, repository)],
-                                      hint: "wait for it to finish; if no git process is running, delete the file and run the command again")
-        }
         let operations: [(marker: String, what: String, hint: String)] = [
             ("rebase-merge", "a rebase is in progress", "finish it (git rebase --continue) or abort it (git rebase --abort)"),
             ("rebase-apply/applying", "git am is in progress", "finish it (git am --continue) or abort it (git am --abort)"),
@@ -44,6 +40,20 @@ enum MovePreflight {
         for operation in operations where FileSystem.kind(gitDir + "/" + operation.marker) != .missing {
             throw WorkTreeMoveRefusal(reason: operation.what, paths: [display(gitDir + "/" + operation.marker, repository)],
                                       hint: operation.hint + ", then run the command again")
+        }
+    }
+
+    /// The lock files git takes for what a move writes: the index, HEAD, and the branch it ends on.
+    static func lockFiles(_ repository: Repository, branch: String?) -> [String] {
+        ["index.lock", "HEAD.lock"].map { repository.gitDir + "/" + $0 } + (branch.map { [repository.gitDir + "/refs/heads/\($0).lock"] } ?? [])
+    }
+
+    /// None of `lockFiles` exists: another git process would be writing what the move writes (or died doing so).
+    static func checkUnlocked(_ repository: Repository, branch: String?) throws {
+        for lock in lockFiles(repository, branch: branch) where FileSystem.kind(lock) != .missing {
+            let name = String(lock.dropFirst(repository.gitDir.count + 1))
+            throw WorkTreeMoveRefusal(reason: "\(name) exists: another git process is using this repository", paths: [display(lock, repository)],
+                                      hint: "wait for it to finish; if no git process is running, delete the file and run the command again")
         }
     }
 

@@ -41,33 +41,22 @@ struct MoveWriter {
         }
     }
 
-    /// One file (or symlink) as a new inode, renamed over whatever is at `path`.
+    /// One file (or symlink) as a new inode, renamed over whatever is at `path`. Files are not synced one by one
+    /// (git does not either); the journal is.
     private func write(_ entry: MoveChange.Entry, to relative: String) throws {
         let path = plan.absolute(relative)
         let temp = Self.temporaryPath(for: path)
-        unlink(temp)
         let content = try blobContent(entry, path: relative)
-        if entry.isLink {
-            let target = String(decoding: content, as: UTF8.self)
-            guard symlink(target, temp) == 0 else { throw FileSystem.error("cannot create", temp) }
-        } else {
-            let descriptor = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, entry.isExecutable ? 0o777 : 0o666)
-            guard descriptor >= 0 else { throw FileSystem.error("cannot create", temp) }
-            var failure: Int32 = 0
-            content.withUnsafeBytes { raw in
-                var offset = 0
-                while offset < raw.count {
-                    let count = Foundation.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                    if count < 0 { if errno == EINTR { continue }; failure = errno; return }
-                    offset += count
-                }
+        guard entry.isLink else {
+            do {
+                try AtomicWrite.replace(path, with: content, temporary: temp, mode: entry.isExecutable ? 0o777 : 0o666, sync: false)
+            } catch {
+                throw FileSystem.error("cannot write", error.path, error.code)
             }
-            if close(descriptor) != 0 && failure == 0 { failure = errno }
-            if failure != 0 {
-                unlink(temp)
-                throw FileSystem.error("cannot write", path, failure)
-            }
+            return
         }
+        unlink(temp)
+        guard symlink(String(decoding: content, as: UTF8.self), temp) == 0 else { throw FileSystem.error("cannot create", temp) }
         guard rename(temp, path) == 0 else {
             let error = FileSystem.error("cannot write", path)
             unlink(temp)
@@ -86,6 +75,8 @@ struct MoveWriter {
         }
         var options = git_blob_filter_options()
         try check(git_blob_filter_options_init(&options, UInt32(GIT_BLOB_FILTER_OPTIONS_VERSION)), "git_blob_filter_options_init")
+        // The default flag makes `git_blob_filter` return nothing at all for a binary blob; the filters themselves leave binary content alone.
+        options.flags &= ~GIT_BLOB_FILTER_CHECK_FOR_BINARY.rawValue
         var buffer = git_buf()
         defer { git_buf_dispose(&buffer) }
         try check(git_blob_filter(&buffer, blob.pointer, path, &options), "git_blob_filter")

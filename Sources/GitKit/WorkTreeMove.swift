@@ -14,13 +14,27 @@ public enum WorkTreeMove {
     /// Checks, without writing anything, that moving to `commit` (on local branch `branch`, or detached when nil)
     /// can complete; throws a `WorkTreeMoveRefusal` naming the cause otherwise. `checkout SNAPSHOT` calls it for every
     /// repository before it moves any. Local changes to paths the move does not touch are carried, as `git checkout` does.
+    /// After an interrupted move, it checks that the move can be finished (as `recoverIfInterrupted` would);
+    /// a further move from there to another commit is checked by `perform` once the first is finished.
     public static func preflight(_ repository: Repository, to commit: OID, branch: String?) throws {
-        if try MoveJournal.read(gitDir: repository.gitDir) != nil {
-            try MovePreflight.checkNotBusy(repository)
-            return  // `perform` finishes the interrupted move first; its own checks come then
+        if let journal = try MoveJournal.read(gitDir: repository.gitDir) {
+            try MovePreflight.checkNotBusy(repository, branch: journal.toBranch)
+            _ = try recoveryPlan(repository, journal)
+            return
         }
         let plan = try MovePlan(repository, from: try repository.head().commit, to: commit)
         try MovePreflight.run(repository, plan, branch: branch)
+    }
+
+    /// The lock files (absolute paths) git takes for what a move to `branch` (nil: detached) writes; any of them
+    /// present makes `preflight` refuse.
+    public static func lockFiles(in repository: Repository, branch: String?) -> [String] {
+        MovePreflight.lockFiles(repository, branch: branch)
+    }
+
+    /// The move that was interrupted in `repository` and not finished yet; nil when there is none.
+    public static func interruptedMove(in repository: Repository) throws -> MoveJournal? {
+        try MoveJournal.read(gitDir: repository.gitDir)
     }
 
     /// Moves HEAD to `commit`: on local branch `branch` (created or moved there: the caller decides whether that
@@ -48,21 +62,13 @@ public enum WorkTreeMove {
     @discardableResult
     public static func recoverIfInterrupted(_ repository: Repository, undo: Bool = false) throws -> Recovered? {
         guard let journal = try MoveJournal.read(gitDir: repository.gitDir) else { return nil }
-        if FileSystem.kind(repository.gitDir + "/index.lock") != .missing { try MovePreflight.checkNotBusy(repository) }
+        try MovePreflight.checkUnlocked(repository, branch: journal.toBranch)
         if undo && journal.from == nil {
             throw WorkTreeMoveRefusal(reason: "an interrupted move from an unborn branch cannot be undone", paths: [],
                                       hint: "run the command without undoing to finish the move")
         }
         let target = undo ? journal.reversed : journal
-        let plan = try MovePlan(repository, from: target.from, to: target.to)
-        let state = try MoveRecovery(repository: repository, plan: plan).classify()
-        if !state.foreign.isEmpty {
-            throw WorkTreeMoveRefusal(
-                reason: "an interrupted move from \(journal.from?.short ?? "nothing") to \(journal.to.short) left paths that match neither commit",
-                paths: state.foreign,
-                hint: "these are your changes: save them elsewhere and remove them, then run the command again to finish the move")
-        }
-        try MovePreflight.checkObstacles(repository, plan, recovering: true)
+        let (plan, state) = try recoveryPlan(repository, target)
         try MoveWriter(repository: repository, plan: plan).writeWorkTree(skipping: state.done)
         let message = undo ? "modkit: undo interrupted move" : "modkit: finish interrupted move"
         try finish(repository, plan, target, logMessage: message) {
@@ -92,6 +98,21 @@ public enum WorkTreeMove {
             return path.hasSuffix("/.git") ? String(path.dropLast(5)) : path
         }
         return nil
+    }
+
+    /// What finishing `journal`'s move writes, once it is established that every path it changes holds its old or
+    /// new content and that no user file stands where it writes; reads only.
+    private static func recoveryPlan(_ repository: Repository, _ journal: MoveJournal) throws -> (MovePlan, MoveRecovery.State) {
+        let plan = try MovePlan(repository, from: journal.from, to: journal.to)
+        let state = try MoveRecovery(repository: repository, plan: plan).classify()
+        if !state.foreign.isEmpty {
+            throw WorkTreeMoveRefusal(
+                reason: "an interrupted move from \(journal.from?.short ?? "nothing") to \(journal.to.short) left paths that match neither commit",
+                paths: state.foreign,
+                hint: "these are your changes: save them elsewhere and remove them, then run the command again to finish the move")
+        }
+        try MovePreflight.checkObstacles(repository, plan, recovering: true)
+        return (plan, state)
     }
 
     /// Index, then references, then the journal is cleared: the move is done.

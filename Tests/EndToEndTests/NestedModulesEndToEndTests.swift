@@ -249,7 +249,8 @@ import Testing
         let moved = try workspace.heads()
         let checkout = try sandbox.modkit("checkout", "v1", in: "ws")
         #expect(checkout.status == 1, "\(checkout.out)\(checkout.err)")
-        #expect(checkout.err.contains("bsim: the snapshot changes components/board.h in tools/bsim, inside the git repository nested at components"),
+        #expect(checkout.err.contains("bsim in tools/bsim: incoming changes lie inside another git repository nested in this work tree: "
+            + "components/board.h (in the repository at components)"),
                 "\(checkout.err)")
         #expect(checkout.err.contains("nothing was moved"), "\(checkout.err)")
         #expect(try workspace.heads() == moved)

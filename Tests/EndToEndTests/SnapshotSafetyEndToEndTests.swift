@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `modkit checkout SNAPSHOT` moves every repository or none, and finishes after being killed; `modkit tag` leaves
 /// either no snapshot or a complete one. Real repositories, bare remotes over file://, the built binary.
@@ -16,28 +19,28 @@ import Testing
         Refusal(module: "Mod04", message: "Mod04: local changes in Libs/Mod04 (Sources/F3.swift") { sandbox, base in
             try sandbox.write("// unsaved work\n", to: "\(base)/Sources/F3.swift")
         },
-        Refusal(module: "Mod07", message: "Mod07: untracked file Old/O3.txt in Libs/Mod07 would be overwritten") { sandbox, base in
+        Refusal(module: "Mod07", message: "Mod07 in Libs/Mod07: files that git does not track are in the way of incoming files: Old/O3.txt (untracked); move them") { sandbox, base in
             try sandbox.write("mine, not the snapshot's\n", to: "\(base)/Old/O3.txt")
         },
-        Refusal(module: "Mod02", message: "Mod02: ignored file Old/O5.txt in Libs/Mod02 would be overwritten") { sandbox, base in
+        Refusal(module: "Mod02", message: "Mod02 in Libs/Mod02: files that git does not track are in the way of incoming files: Old/O5.txt (ignored); move them") { sandbox, base in
             try sandbox.write("Old/O5.txt\n", to: "\(base)/.git/info/exclude")
             try sandbox.write("per-user settings\n", to: "\(base)/Old/O5.txt")
         },
-        Refusal(module: "Mod05", message: "Mod05: untracked file Old in Libs/Mod05 would be overwritten") { sandbox, base in
+        Refusal(module: "Mod05", message: "Mod05 in Libs/Mod05: files that git does not track are in the way of incoming files: Old (untracked)") { sandbox, base in
             try sandbox.write("a file where the snapshot needs a folder\n", to: "\(base)/Old")
         },
-        Refusal(module: "Mod08", message: "Mod08: untracked file New/mine.txt in Libs/Mod08 would be overwritten") { sandbox, base in
+        Refusal(module: "Mod08", message: "Mod08 in Libs/Mod08: files that git does not track are in the way of incoming files: New/mine.txt (untracked)") { sandbox, base in
             try sandbox.write("inside a folder the snapshot makes a file\n", to: "\(base)/New/mine.txt")
         },
-        Refusal(module: "Mod09", message: "Mod09: Libs/Mod09/.git/index.lock exists") { sandbox, base in
+        Refusal(module: "Mod09", message: "Mod09 in Libs/Mod09: index.lock exists: another git process is using this repository: .git/index.lock") { sandbox, base in
             try sandbox.write("", to: "\(base)/.git/index.lock")
         },
-        Refusal(module: "Mod03", message: "Mod03: a rebase is in progress in Libs/Mod03") { sandbox, base in
+        Refusal(module: "Mod03", message: "Mod03 in Libs/Mod03: a rebase is in progress: .git/rebase-merge; finish it (git rebase --continue)") { sandbox, base in
             let result = try sandbox.run("/bin/sh", ["-c", "GIT_SEQUENCE_EDITOR='sed -i 1s/^pick/edit/' git rebase -q -i HEAD~1"],
                                          in: sandbox.url(base))
             guard result.status == 0 else { throw SandboxError("rebase: \(result.err)") }
         },
-        Refusal(module: "Mod06", message: "Mod06: branch hotfix is checked out in the linked work tree", branch: "hotfix") { sandbox, base in
+        Refusal(module: "Mod06", message: "Mod06 in Libs/Mod06: branch hotfix is checked out in the linked worktree ", branch: "hotfix") { sandbox, base in
             try sandbox.git("worktree", "add", "-q", "-b", "hotfix", sandbox.url("elsewhere/Mod06").path, "HEAD~1", in: base)
         },
     ]
@@ -80,10 +83,50 @@ import Testing
         #expect(try sandbox.userFileContents(["Mod01", "Mod10"]) == users)
     }
 
+    /// `checkout SNAPSHOT` moves with the same mechanism as `sync`: an ignored file where the snapshot adds one keeps
+    /// every repository where it is and is named; once it is moved away, files are replaced by new ones (a hard link
+    /// outside keeps the old bytes) and a read-only tracked file is replaced as git replaces it.
+    @Test func checkoutKeepsIgnoredFilesAndHardLinkedCopiesAsSyncDoes() throws {
+        let sandbox = try Sandbox()
+        let names = try sandbox.makeTwoSnapshotProduct(4, files: 5)
+        try sandbox.write("Old/O5.txt\n", to: "ws/Libs/Mod02/.git/info/exclude")
+        try sandbox.write("per-user settings, not the snapshot's\n", to: "ws/Libs/Mod02/Old/O5.txt")
+        let mine = try Data(contentsOf: sandbox.url("ws/Libs/Mod02/Old/O5.txt"))
+        let linked = sandbox.url("ws/Libs/Mod03/Sources/F1.swift").path, outside = sandbox.url("outside-F1.swift").path
+        #expect(link(linked, outside) == 0)
+        let readOnly = sandbox.url("ws/Libs/Mod04/Sources/F2.swift").path
+        #expect(chmod(readOnly, 0o444) == 0)
+        let before = try sandbox.workspaceState(names)
+
+        let refused = try sandbox.modkit("checkout", "v1", in: "ws")
+        #expect(refused.status == 1, "\(refused.err)")
+        #expect(refused.err.contains("Mod02 in Libs/Mod02: files that git does not track are in the way of incoming files: Old/O5.txt (ignored)"),
+                "\(refused.err)")
+        #expect(refused.err.contains("nothing was moved"), "\(refused.err)")
+        #expect(try sandbox.workspaceState(names) == before)
+        #expect(try Data(contentsOf: sandbox.url("ws/Libs/Mod02/Old/O5.txt")) == mine)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/.modkit/journal/checkout.json").path))
+
+        try FileManager.default.moveItem(at: sandbox.url("ws/Libs/Mod02/Old/O5.txt"), to: sandbox.url("saved-O5.txt"))
+        let result = try sandbox.modkit("checkout", "v1", in: "ws")
+        #expect(result.status == 0, "\(result.err)")
+        let snapshot = try sandbox.snapshotFile("v1")
+        for name in names {
+            #expect(try sandbox.head(of: name) == sandbox.snapshotFields(snapshot, module: name)["commit"])
+            #expect(try sandbox.git("status", "--porcelain", "-uno", in: "ws/Libs/\(name)") == "", "\(name)")
+        }
+        #expect(try sandbox.read("ws/Libs/Mod02/Old/O5.txt") == "old 5\n")
+        #expect(try Data(contentsOf: sandbox.url("saved-O5.txt")) == mine)
+        #expect(try sandbox.read("ws/Libs/Mod03/Sources/F1.swift") == "// Mod03 1 first\n")
+        #expect(try sandbox.read("outside-F1.swift") == "// Mod03 1 second\n")
+        #expect(try sandbox.read("ws/Libs/Mod04/Sources/F2.swift") == "// Mod04 2 first\n")
+    }
+
+
     // Disabled until fixed: after the merge with sync's transactional moves, about 1 round in 10 ends with one
     // repository that the second `checkout v1` reports as not at the snapshot, and the sync-refusal check saw the
     // report change. Issue 14 stays open for it; run it with --filter killedCheckoutsOfForty once re-enabled.
-    @Test(.disabled("1 round in 10 leaves one repository unfinished since the WorkTreeMove merge; see issue 14"))
+    @Test
     func killedCheckoutsOfFortyRepositoriesFinishOnTheNextCheckout() throws {
         let sandbox = try Sandbox()
         let names = try sandbox.makeTwoSnapshotProduct(40, files: 60)
@@ -97,6 +140,7 @@ import Testing
         let start = Date()
         let clean = try sandbox.modkit("checkout", "v1", in: "ws")
         let duration = Date().timeIntervalSince(start)
+        print("killedCheckoutsOfFortyRepositoriesFinishOnTheNextCheckout: one checkout of 40 repositories took \(String(format: "%.2f", duration)) s")
         #expect(clean.status == 0, "\(clean.err)")
         let snapshot = try sandbox.snapshotFile("v1")
         for name in names {
@@ -122,14 +166,16 @@ import Testing
                 #expect(status.err.contains("a checkout of snapshot v1 was interrupted") && status.err.contains("'modkit checkout v1'"),
                         "round \(round): \(status.err)")
                 if cutShort == 1 {
-                    let before = try sandbox.repositoryReport(names)
+                    // The killed run's workspace lock is taken over by sync, and released: that is all it may change.
+                    let before = try sandbox.repositoryReport(names).replacingOccurrences(of: "!! .modkit/lock\n", with: "")
                     let sync = try sandbox.modkit("sync", in: "ws")
                     #expect(sync.status == 1 && sync.err.contains("finish it with 'modkit checkout v1'"), "\(sync.err)")
-                    #expect(try sandbox.repositoryReport(names) == before, "sync moved something while a checkout was unfinished")
+                    let after = try sandbox.repositoryReport(names)
+                    #expect(after == before, "sync moved something while a checkout was unfinished: \(Sandbox.lineDifference(before, after))")
                 }
             }
             let again = try sandbox.modkit("checkout", "v1", in: "ws")
-            #expect(again.status == 0, "round \(round): \(again.err.prefix(1500))")
+            #expect(again.status == 0, "round \(round): \(again.err.prefix(1500)) \(again.out.split(separator: "\n").filter { $0.contains("fail") || $0.contains("error") }.prefix(5))")
             let report = try sandbox.repositoryReport(names)
             #expect(report == expected, "round \(round): \(Sandbox.lineDifference(expected, report))")
             #expect(try sandbox.userFileContents(userModules) == users, "round \(round)")

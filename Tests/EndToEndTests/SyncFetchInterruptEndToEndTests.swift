@@ -7,10 +7,7 @@ import Glibc
 /// Crashes and races around `modkit sync`: fetches killed mid-pack, syncs started together on a stale lock,
 /// and the manifest repository's `.gitignore` in encodings modkit does not write itself.
 @Suite(.serialized) struct SyncFetchInterruptEndToEndTests {
-    // Disabled until fixed: since sync moves through WorkTreeMove, a kill during a sync that brings in a 12 MB file
-    // can leave the next sync reporting "kept: local changes in Big0.bin" instead of finishing the move (issue 14).
-    @Test(.disabled("after a kill, the next sync may keep the module with 'local changes' in the 12 MB file; see issue 14"))
-    func killedFetchesLeaveNoTemporaryPackAfterTheNextSync() throws {
+    @Test func killedFetchesLeaveNoTemporaryPackAfterTheNextSync() throws {
         let sandbox = try Sandbox()
         try sandbox.makeRemote("Big")
         try sandbox.writeManifest([("Big", nil)])
@@ -38,7 +35,12 @@ import Glibc
 
         let result = try sandbox.modkit("sync", in: "ws")
         #expect(result.status == 0, "\(result.err)")
+        #expect(!result.out.contains("kept"), "\(result.out)")
         #expect(try sandbox.head(of: "Big") == sandbox.remoteHead("Big"))
+        #expect(try sandbox.git("status", "--porcelain", in: "ws/Libs/Big").isEmpty)
+        for file in try sandbox.git("ls-files", "Big*.bin", in: "ws/Libs/Big").split(separator: "\n") {
+            #expect(try Data(contentsOf: sandbox.url("ws/Libs/Big/\(file)")) == Data(contentsOf: sandbox.url("src/Big/\(file)")), "\(file)")
+        }
         #expect(leftovers().isEmpty, "\(leftovers())")
         #expect(try sandbox.git("fsck", "--no-progress", "--strict", in: "ws/Libs/Big").isEmpty)
         let counts = try sandbox.git("count-objects", "-v", in: "ws/Libs/Big")

@@ -132,12 +132,20 @@ import Testing
         defer { sandbox.cleanup() }
         let fixture = try RemoteFixture(in: sandbox)
         let work = sandbox.at("clone")
-        let repo = try Repository.clone(url: fixture.fileURL, to: work)
+        _ = try Repository.clone(url: fixture.fileURL, to: work)
         let index = work + "/.git/index"
         // An index written no later than its entries' files: every entry is "racily clean" and must be hashed.
         let old = Date(timeIntervalSince1970: 1_000_000_000)
         try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: index)
         let modified = { try FileManager.default.attributesOfItem(atPath: index)[.modificationDate] as? Date }
+        // Opened afresh, so the index's time is read from disk (the clone's handle keeps the time it wrote it at, and
+        // libgit2 does not reread an index whose bytes are unchanged); and the refreshed index must be written in a
+        // later second than the files, or (without nanosecond times) its entries would be racily clean again.
+        let repo = try Repository.open(work)
+        let newest = try git("ls-files", in: work).split(separator: "\n").compactMap {
+            try FileManager.default.attributesOfItem(atPath: work + "/" + $0)[.modificationDate] as? Date
+        }.max() ?? Date()
+        while Date().timeIntervalSince1970.rounded(.down) <= newest.timeIntervalSince1970.rounded(.down) { usleep(20_000) }
 
         #expect(try repo.status() == StatusSummary())
         #expect(try modified() == old, "a plain status never writes")

@@ -11,7 +11,6 @@ struct ModuleTarget: Sendable {
     var target: OID?
     /// HEAD's commit the move starts from (the journal's when a move was interrupted).
     var old: OID?
-    var needsCompletion = false
     var cloned = false
     var note: String?
     var problems: [String] = []
@@ -79,14 +78,11 @@ struct ModuleTarget: Sendable {
         guard exists, let target = copy.target, problems.isEmpty else { return copy }
         do {
             let repository = try Repository.open(directory.path)
-            if journal != nil { KilledRunLock.removeIndexLock(of: repository, madeAfter: journalFile) }
-            let place = try StartingPoint(repository, journal: journal, target: target, label: entry.name, journalFile: journalFile)
+            if journal != nil { KilledRunLock.removeMoveLocks(of: repository, branch: branch, madeAfter: journalFile) }
+            let place = try StartingPoint(repository, journal: journal, target: target, journalFile: journalFile)
             copy.old = place.old
             copy.target = place.target
-            let check = try MoveCheck(repository, label: entry.name, path: entry.path, from: place.old, to: place.target,
-                                      branch: branch, interrupted: place.interrupted)
-            copy.problems += check.problems
-            copy.needsCompletion = check.needsCompletion
+            copy.problems += try MoveCheck(repository, label: entry.name, path: entry.path, to: place.target, branch: branch).problems
             if let branch, let existing = try repository.branchTarget(branch), existing != place.target {
                 copy.problems.append("\(entry.name): branch \(branch) already exists at \(existing.short)")
             }
@@ -96,12 +92,12 @@ struct ModuleTarget: Sendable {
         return copy
     }
 
-    func move(branch: String?, stamp: String) -> CheckoutResult {
+    func move(branch: String?, stamp: String, snapshot: String) -> CheckoutResult {
         var result = CheckoutResult(module: entry.name, path: entry.path, commit: target?.hex, outcome: .failed, detail: "")
         guard let target else { return result }
         do {
             let repository = try Repository.open(directory.path)
-            let moved = try Mover.move(repository, to: target, branch: branch, stamp: stamp, completing: needsCompletion)
+            let moved = try Mover.move(repository, to: target, branch: branch, stamp: stamp, snapshot: snapshot)
             result.outcome = cloned ? .cloned : (moved.previous == nil ? .unchanged : .moved)
             result.previousCommit = moved.previous?.hex
             result.backup = moved.backup
@@ -114,13 +110,12 @@ struct ModuleTarget: Sendable {
 }
 
 /// Where a repository's move starts: its HEAD, or, after an interrupted checkout, the commit the journal recorded.
+/// A repository whose own move was cut short still has HEAD there: `WorkTreeMove` finishes that move first.
 struct StartingPoint {
     var old: OID
     var target: OID
-    /// A move between `old` and `target` was cut short: paths at either content are the move's.
-    var interrupted = false
 
-    init(_ repository: Repository, journal: CheckoutJournal.Entry?, target: OID, label: String, journalFile: URL) throws {
+    init(_ repository: Repository, journal: CheckoutJournal.Entry?, target: OID, journalFile: URL) throws {
         guard let head = try repository.head().commit else {
             throw ModKitError("HEAD has no commit (unborn branch)")
         }
@@ -128,11 +123,7 @@ struct StartingPoint {
         self.target = target
         guard let journal, let recordedOld = OID(hex: journal.old), let recordedTarget = OID(hex: journal.target) else { return }
         self.target = recordedTarget
-        if head == recordedTarget {
-            old = recordedTarget
-        } else if head == recordedOld {
-            interrupted = true
-        } else {
+        guard head == recordedTarget || head == recordedOld else {
             throw ModKitError("HEAD is at \(head.short), neither where the interrupted checkout found it (\(recordedOld.short)) "
                 + "nor its target (\(recordedTarget.short)); left as it is (check it out at one of them, or remove \(journalFile.path))")
         }

@@ -81,17 +81,16 @@ public enum SnapshotCheckout {
         var manifestPlace: StartingPoint?
         if movesManifest {
             do {
-                if journaled["."] != nil { KilledRunLock.removeIndexLock(of: manifestRepository.repository, madeAfter: journalFile) }
+                if journaled["."] != nil { KilledRunLock.removeMoveLocks(of: manifestRepository.repository, branch: options.branch, madeAfter: journalFile) }
                 let place = try StartingPoint(manifestRepository.repository, journal: journaled["."], target: snapshotCommit,
-                                              label: "manifest repository", journalFile: journalFile)
-                let check = try MoveCheck(manifestRepository.repository, label: "manifest repository", path: ".", from: place.old,
-                                          to: place.target, branch: options.branch, interrupted: place.interrupted)
+                                              journalFile: journalFile)
+                let check = try MoveCheck(manifestRepository.repository, label: "manifest repository", path: ".",
+                                          to: place.target, branch: options.branch)
                 problems += check.problems.map { $0 + (options.modulesOnly ? "" : " (or pass --modules-only)") }
                 if let branch = options.branch, let existing = try manifestRepository.repository.branchTarget(branch), existing != place.target {
                     problems.append("manifest repository: branch \(branch) already exists at \(existing.short)")
                 }
                 manifestPlace = place
-                manifestPlace?.interrupted = check.needsCompletion
             } catch {
                 problems.append("manifest repository: \(ErrorText.describe(error))")
             }
@@ -127,13 +126,13 @@ public enum SnapshotCheckout {
         try CheckoutJournal(snapshot: name, branch: options.branch, entries: entries).write(in: root, gitDir: manifestRepository.repository.gitDir)
         let stamp = Syncer.backupStamp(Date())
         var results = NestedModules.mapInWaves(targets, path: \.entry.path) { wave in
-            Parallel.map(wave, jobs: jobs) { $0.move(branch: options.branch, stamp: stamp) }
+            Parallel.map(wave, jobs: jobs) { $0.move(branch: options.branch, stamp: stamp, snapshot: name) }
         }
         if let manifestPlace {
             var result = CheckoutResult(module: nil, path: ".", commit: manifestPlace.target.hex, outcome: .failed, detail: "")
             do {
                 let moved = try Mover.move(manifestRepository.repository, to: manifestPlace.target, branch: options.branch, stamp: stamp,
-                                           completing: manifestPlace.interrupted)
+                                           snapshot: name)
                 result.outcome = moved.previous == nil ? .unchanged : .moved
                 result.previousCommit = moved.previous?.hex
                 result.backup = moved.backup
@@ -157,23 +156,21 @@ public enum SnapshotCheckout {
 }
 
 /// Moves one repository to a commit, detached or on a new branch, saving an unreachable detached HEAD first.
+/// The move is `WorkTreeMove`'s, as in `sync`: journaled in the repository, files renamed into place, and a move
+/// cut short earlier finished first.
 enum Mover {
-    /// `previous` is nil when the repository already was there. `completing` finishes a move that was cut short
-    /// (every changed path checked to hold its old or new content) with a forced checkout.
-    static func move(_ repository: Repository, to commit: OID, branch: String?, stamp: String, completing: Bool = false) throws
+    /// `previous` is nil when the repository already was there.
+    static func move(_ repository: Repository, to commit: OID, branch: String?, stamp: String, snapshot: String) throws
         -> (previous: OID?, backup: String?, detail: String) {
         let head = try repository.head()
-        if let branch {
-            if case .branch(branch, commit) = head, !completing { return (nil, nil, "on \(branch) at \(commit.short)") }
-            let backup = try HeadBackup.saveIfUnreachable(repository, head: head, stamp: stamp, command: "modkit checkout")
-            if try repository.branchTarget(branch) == nil { try repository.createBranch(branch, at: commit) }
-            if completing { try repository.completeInterruptedCheckout(branch: branch, commit: commit) } else { try repository.checkoutBranch(branch) }
-            return (head.commit ?? commit, backup, "on new branch \(branch) at \(commit.short)")
+        let goal: Head = branch.map { .branch(name: $0, commit: commit) } ?? .detached(commit)
+        if head == goal, try WorkTreeMove.interruptedMove(in: repository) == nil {
+            return (nil, nil, branch.map { "on \($0) at \(commit.short)" } ?? "detached at \(commit.short)")
         }
-        if case .detached(commit) = head, !completing { return (nil, nil, "detached at \(commit.short)") }
+        let detail = branch.map { "on new branch \($0) at \(commit.short)" } ?? "detached at \(commit.short)"
         let backup = try HeadBackup.saveIfUnreachable(repository, head: head, stamp: stamp, command: "modkit checkout")
-        if completing { try repository.completeInterruptedCheckout(branch: nil, commit: commit) } else { try repository.checkoutDetached(commit) }
-        return (head.commit ?? commit, backup, "detached at \(commit.short)")
+        try WorkTreeMove.perform(repository, to: commit, branch: branch, logMessage: "modkit checkout \(snapshot): \(detail)")
+        return (head == goal ? nil : head.commit ?? commit, backup, detail)
     }
 
     /// "; HEAD is at …" for a failure message, so the user knows where the repository was left.

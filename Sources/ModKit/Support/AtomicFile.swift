@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -38,26 +39,10 @@ public enum AtomicFile {
         let mode = existingMode ?? 0o644
 
         let temp = (directory.isEmpty ? "." : directory) + "/.\(name).modkit-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, mode)
-        guard fd >= 0 else { throw failure(target) }
-        var ok = true
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 { if errno == EINTR { continue }; ok = false; return }
-                offset += n
-            }
-        }
-        // O_CREAT applies the umask; an existing file's exact mode is kept.
-        if ok, let existingMode { ok = fchmod(fd, existingMode) == 0 }
-        if ok { ok = fsync(fd) == 0 }
-        let saved = errno
-        close(fd)
-        guard ok, rename(temp, target) == 0 else {
-            let error = failure(target, errno: ok ? errno : saved)
-            unlink(temp)
-            throw error
+        do {
+            try AtomicWrite.replace(target, with: data, temporary: temp, mode: mode, exactMode: existingMode != nil, sync: true)
+        } catch {
+            throw failure(error.path, errno: error.code)
         }
     }
 
