@@ -108,13 +108,34 @@ struct GitProcess {
         environment["LC_ALL"] = "C"
         let terminal = isatty(STDIN_FILENO) != 0
         if !terminal { environment["GIT_TERMINAL_PROMPT"] = "0" }
-        if environment["GIT_SSH_COMMAND"] == nil, environment["GIT_SSH"] == nil, GitKit.globalConfigString("core.sshCommand") == nil {
-            var ssh = ["ssh"]
-            if !terminal { ssh += ["-o", "BatchMode=yes"] }
-            if GitKit.remoteAuthentication.acceptNewHostKeys { ssh += ["-o", "StrictHostKeyChecking=accept-new"] }
-            if ssh.count > 1 { environment["GIT_SSH_COMMAND"] = ssh.joined(separator: " ") }
-        }
+        if let ssh = sshCommand(environment: environment, terminal: terminal) { environment["GIT_SSH_COMMAND"] = ssh }
         return environment
+    }
+
+    /// The user's ssh command (`GIT_SSH_COMMAND`, `core.sshCommand`, else `ssh`) with modkit's policy appended when it
+    /// is ssh itself: no prompt without a terminal, new host keys only with `--accept-new-host-keys`, and the
+    /// known_hosts and config of `$HOME/.ssh` as modkit's own ssh uses them. Options the user gave come first and win.
+    static func sshCommand(environment: [String: String], terminal: Bool) -> String? {
+        guard environment["GIT_SSH"] == nil else { return nil }
+        let base = environment["GIT_SSH_COMMAND"] ?? GitKit.globalConfigString("core.sshCommand") ?? "ssh"
+        guard let program = base.split(separator: " ").first, program == "ssh" || program.hasSuffix("/ssh") else { return nil }
+        var options: [String] = []
+        if !terminal { options += ["-o", "BatchMode=yes"] }
+        if GitKit.remoteAuthentication.acceptNewHostKeys { options += ["-o", "StrictHostKeyChecking=accept-new"] }
+        if let home = environment["HOME"], let entry = getpwuid(getuid()), String(cString: entry.pointee.pw_dir) != home {
+            options += ["-o", "UserKnownHostsFile=" + quoted(home + "/.ssh/known_hosts")]
+            if GitKit.remoteAuthentication.acceptNewHostKeys {  // ssh adds the key but does not make the folder
+                try? FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true,
+                                                         attributes: [.posixPermissions: 0o700])
+            }
+            if FileManager.default.fileExists(atPath: home + "/.ssh/config") { options += ["-F", quoted(home + "/.ssh/config")] }
+        }
+        return options.isEmpty ? nil : ([base] + options).joined(separator: " ")
+    }
+
+    /// `it's` → `'it'\''s'`: one word for the shell git runs the ssh command with.
+    private static func quoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 
