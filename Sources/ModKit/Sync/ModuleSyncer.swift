@@ -15,7 +15,7 @@ struct ModuleSyncer {
     var depth = 0
     /// What clones and fetches (`fetch.engine`).
     let engine: any TransferEngine
-    /// The shared object cache new clones borrow from, if any (git engine only).
+    /// The shared object cache new clones are made from, if any; only where git transfers (not ssh under `auto`).
     var cache: ObjectCache? = nil
     let observe: @Sendable (SyncEvent) -> Void
 
@@ -57,6 +57,7 @@ struct ModuleSyncer {
             let target: RevisionTarget
             do {
                 let options = TransferOptions(depth: depth, progress: progress)
+                let cache = engine is AutoEngine && GitKit.isSSHURL(url) ? nil : self.cache
                 let repository = try cache?.clone(url: url, to: staging.path, remote: remote, options: options)
                     ?? engine.clone(url: url, to: staging.path, remote: remote, options: options)
                 try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)

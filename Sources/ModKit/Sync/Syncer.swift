@@ -17,7 +17,7 @@ public enum Syncer {
         let manifest = workspace.manifest
         let stamp = backupStamp(Date())
         let engine = engine ?? (try? FetchEngineSetting.engine()) ?? Libgit2Engine()
-        let cache = engine is GitCLIEngine ? ObjectCache.configured() : nil
+        let cache = engine is Libgit2Engine ? nil : ObjectCache.configured()
         return NestedModules.inWaves(modules, of: manifest) { wave in Parallel.map(wave, jobs: jobs) { module in
             guard module.kind == .repository, let url = manifest.url(of: module).map(LocalRepositoryURL.resolve) else {
                 let result = ModuleSyncResult(name: module.name, path: module.path, outcome: .skipped,
