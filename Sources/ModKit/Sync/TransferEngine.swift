@@ -50,7 +50,7 @@ public enum FetchEngineSetting {
     }
 
     /// Whether `git` runs here, asked once per process.
-    private static let gitRunsHere = GitCLIEngine.isAvailable()
+    static let gitRunsHere = GitCLIEngine.isAvailable()
 }
 
 /// `fetch.engine: auto` where git runs: git for local, git://, http and https urls; libgit2 for ssh urls, where
