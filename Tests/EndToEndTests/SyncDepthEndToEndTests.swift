@@ -25,6 +25,9 @@ import Testing
             #expect(try sandbox.git("rev-parse", "--is-shallow-repository", in: "ci/Libs/\(name)") == "true")
         }
 
+        let status = try sandbox.modkit("status", in: "ci")
+        #expect(status.status == 0, "\(status.out)\n\(status.err)")
+
         let checkout = try sandbox.modkit("checkout", "v1.0.0", in: "ci")
         #expect(checkout.status == 0, "\(checkout.out)\n\(checkout.err)")
         for name in names {
@@ -32,5 +35,27 @@ import Testing
             #expect(try sandbox.git("rev-parse", "--is-shallow-repository", in: "ci/Libs/\(name)") == "false")
             #expect(try sandbox.git("fsck", "--no-progress", in: "ci/Libs/\(name)").isEmpty)
         }
+    }
+}
+
+extension SyncDepthEndToEndTests {
+    /// A module with `depth: 1` is cloned shallow; the next sync after new commits fast-forwards it (on libgit2 before
+    /// 1.7, which cannot walk a cut-off history, after fetching the rest of it, and says so).
+    @Test func aShallowModuleFollowsNewCommits() throws {
+        let sandbox = try Sandbox()
+        try sandbox.makeRemote("Core")
+        try sandbox.spawnGit("config", "--global", "modkit.fetchEngine", "git")
+        _ = try sandbox.spawnPushNewCommit("Core")
+        try sandbox.writeRemoteManifest([("Core", "file://" + sandbox.url("remotes/Core.git").path)])
+        try sandbox.write(try sandbox.read("ws/modkit.yml") + "    depth: 1\n", to: "ws/modkit.yml")
+        let fresh = try sandbox.modkitRemote("sync")
+        #expect(fresh.status == 0, "\(fresh.err)")
+        #expect(try sandbox.spawnGit("rev-list", "--count", "HEAD", in: "ws/Libs/Core") == "1")
+
+        let pushed = try sandbox.spawnPushNewCommit("Core")
+        let update = try sandbox.modkitRemote("sync")
+        #expect(update.status == 0, "\(update.err)")
+        #expect(try sandbox.spawnHead("Core") == pushed)
+        #expect(try sandbox.spawnGit("fsck", "--no-progress", in: "ws/Libs/Core").isEmpty)
     }
 }

@@ -118,6 +118,11 @@ struct ModuleSyncer {
         default:
             break
         }
+        if !GitKit.supportsShallowFetch, ShallowHistory.isShallow(repository) {
+            // libgit2 before 1.7 cannot walk a cut-off history, which every move below does
+            try ShallowHistory.deepen(repository, remote: remote)
+            notes.append("fetched the full history of this shallow clone (libgit2 \(GitKit.libgit2Version) cannot work on a shallow one)")
+        }
         let fetched = try engine.fetch(repository, remote: remote, refspecs: [],
                                        options: FetchOptions(prune: true, downloadTags: .all, progress: progress))
         if !fetched.keptLocalTags.isEmpty {
