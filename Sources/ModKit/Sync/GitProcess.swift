@@ -48,20 +48,22 @@ struct GitProcess {
         }
         process.waitUntilExit()
         let stalled = watchdog?.finish() ?? false
-        let text = Redact.secrets(in: messages.suffix(20).joined(separator: "\n"))
+        // one line: git's fatal and error lines when it printed some, else its last lines
+        let errors = messages.filter { $0.hasPrefix("fatal: ") || $0.hasPrefix("error: ") }
+        let text = Redact.secrets(in: (errors.isEmpty ? Array(messages.suffix(5)) : errors).joined(separator: "; "))
         let command = Redact.secrets(in: "git " + arguments.prefix { $0 != "--" }.joined(separator: " "))
         if stalled {
-            throw ModKitError("\(command) stopped: no data from the server for \(Int(stallTimeout)) s\n\(text)",
+            throw ModKitError("\(command) \(url.map(Redact.url) ?? ""): timed out after \(Int(stallTimeout)) s without data from the server",
                               hint: "check the network and the server; MODKIT_TIMEOUT or git config modkit.timeout sets the limit (0 waits forever)")
         }
-        guard process.terminationStatus == 0 else { throw failure(command, status: process.terminationStatus, text: text) }
+        guard process.terminationStatus == 0 else { throw failure(command, status: process.terminationStatus, text: text, errors: errors) }
         return parser.progress
     }
 
     /// The error for a failed run: authentication and certificate failures in modkit's words, anything else with git's.
-    private func failure(_ command: String, status: Int32, text: String) -> ModKitError {
+    private func failure(_ command: String, status: Int32, text: String, errors: [String]) -> ModKitError {
         let lowered = text.lowercased()
-        let fatal = text.split(separator: "\n").last { $0.hasPrefix("fatal: ") }.map { String($0.dropFirst(7)) } ?? text
+        let fatal = errors.last.map { String(Redact.secrets(in: $0).drop { $0 != " " }.dropFirst()) } ?? text
         let remote = url.map(Redact.url) ?? "the remote"
         if lowered.contains("authentication failed") || lowered.contains("could not read username")
             || lowered.contains("terminal prompts disabled") {
