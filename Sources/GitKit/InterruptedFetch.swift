@@ -1,6 +1,7 @@
 import Foundation
 
-// A fetch that is killed leaves its download in objects/pack as libgit2's temporary `pack_git2_*` file, or a
+// A fetch that is killed leaves its download in objects/pack as libgit2's temporary `pack_git2_*` file (git's
+// `tmp_pack_*` / `tmp_idx_*`), or a
 // `.lock` of the index being written, or a `pack-*.pack` whose index was never written. None of them is usable
 // and git counts them as garbage. They are removed before the next fetch of that repository, but only when last
 // written before this process started: a fetch another process runs at the same moment keeps writing its own.
@@ -32,7 +33,7 @@ extension Repository {
               let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
         let names = Set(entries)
         let leftovers = entries.filter { name in
-            if name.hasPrefix("pack_git2_") { return true }
+            if name.hasPrefix("pack_git2_") || name.hasPrefix("tmp_pack_") || name.hasPrefix("tmp_idx_") { return true }
             if name.hasPrefix("pack-") && name.hasSuffix(".lock") { return true }
             if name.hasPrefix("pack-") && name.hasSuffix(".pack") {
                 return !names.contains(String(name.dropLast(".pack".count)) + ".idx")

@@ -91,6 +91,35 @@ extension Repository {
     /// copied to `refs/tags/` only where no local tag of that name exists: a local tag is never moved.
     @discardableResult
     public func fetch(remote: String, refspecs: [String] = [], options: FetchOptions = FetchOptions()) throws -> FetchReport {
+        try fetch(remote: remote, refspecs: refspecs, options: options) { active in
+            let handle = try lookupRemote(remote)
+            var fetchOptions = git_fetch_options()
+            try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
+            fetchOptions.prune = options.prune ? GIT_FETCH_PRUNE : GIT_FETCH_PRUNE_UNSPECIFIED
+            fetchOptions.download_tags = options.downloadTags == .auto ? GIT_REMOTE_DOWNLOAD_TAGS_AUTO : GIT_REMOTE_DOWNLOAD_TAGS_NONE
+            fetchOptions.proxy_opts.type = GIT_PROXY_AUTO
+            modkit_git_fetch_options_set_depth(&fetchOptions, Int32(options.depth))
+            let box = RemoteCallbacksBox(transferProgress: options.progress)
+            box.install(into: &fetchOptions.callbacks)
+            let packsBefore = packNames()
+            try box.run { () throws(GitError) in
+                if active.isEmpty {
+                    try check(git_remote_fetch(handle.pointer, nil, &fetchOptions, nil), "git_remote_fetch")
+                } else {
+                    try withStrarray(active) { (array) throws(GitError) in
+                        try check(git_remote_fetch(handle.pointer, array, &fetchOptions, nil), "git_remote_fetch")
+                    }
+                }
+            }
+            unpackSmallPacks(notIn: packsBefore)
+        }
+    }
+
+    /// The same fetch with the transfer itself done by `transfer` (e.g. the git CLI), which is given the refspecs to
+    /// fetch (empty: the remote's configured ones; with `.all`, the remote's configured ones and the tag mirror) and
+    /// must honour `options.prune`. Leftovers of interrupted fetches are removed first; mirrored tags are adopted after.
+    public func fetch(remote: String, refspecs: [String] = [], options: FetchOptions,
+                      transfer: (_ refspecs: [String]) throws -> Void) throws -> FetchReport {
         let handle = try lookupRemote(remote)
         var report = FetchReport()
         report.removedLeftovers = removeInterruptedFetchLeftovers()
@@ -98,33 +127,12 @@ extension Repository {
         report.previousTips = try references(matching: "refs/remotes/\(remote)/*").reduce(into: [:]) { tips, reference in
             tips[reference.name.removingPrefix("refs/remotes/\(remote)/")] = reference.target
         }
-        var fetchOptions = git_fetch_options()
-        try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
-        fetchOptions.prune = options.prune ? GIT_FETCH_PRUNE : GIT_FETCH_PRUNE_UNSPECIFIED
         var active = refspecs
-        switch options.downloadTags {
-        case .auto: fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_AUTO
-        case .none: fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
-        case .all:
-            fetchOptions.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+        if options.downloadTags == .all {
             if active.isEmpty { active = try configuredFetchRefspecs(handle) }
             active.append("+refs/tags/*:\(Repository.tagMirrorPrefix(remote))*")
         }
-        fetchOptions.proxy_opts.type = GIT_PROXY_AUTO
-        modkit_git_fetch_options_set_depth(&fetchOptions, Int32(options.depth))
-        let box = RemoteCallbacksBox(transferProgress: options.progress)
-        box.install(into: &fetchOptions.callbacks)
-        let packsBefore = packNames()
-        try box.run { () throws(GitError) in
-            if active.isEmpty {
-                try check(git_remote_fetch(handle.pointer, nil, &fetchOptions, nil), "git_remote_fetch")
-            } else {
-                try withStrarray(active) { (array) throws(GitError) in
-                    try check(git_remote_fetch(handle.pointer, array, &fetchOptions, nil), "git_remote_fetch")
-                }
-            }
-        }
-        unpackSmallPacks(notIn: packsBefore)
+        try transfer(active)
         if options.downloadTags == .all { report.keptLocalTags = try adoptMirroredTags(remote: remote) }
         return report
     }

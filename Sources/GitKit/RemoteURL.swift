@@ -106,3 +106,8 @@ public func redactingSecrets(_ text: String) -> String {
     }
     return result + rest
 }
+
+extension GitKit {
+    /// Whether git would reach `url` over ssh (`ssh://…` or scp-like `host:path`).
+    public static func isSSHURL(_ url: String) -> Bool { RemoteURL.parse(url)?.isSSH ?? false }
+}

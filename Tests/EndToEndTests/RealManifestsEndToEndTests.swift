@@ -258,7 +258,9 @@ import Testing
         expectOK(try sandbox.modkit("status", in: "ws"), "status")
         let clang = try sandbox.modkit("sync", "-g", "linux", in: "ws")
         expectOK(clang, "sync -g linux")
-        #expect(clang.err.contains("the full history is fetched") || clang.err.contains("shallow"), "\(clang.err)")
+        // `depth: 1`: a shallow clone through the git engine, or libgit2 < 1.7 saying that the whole history comes
+        let shallow = FileManager.default.fileExists(atPath: sandbox.url("ws/prebuilts/clang/host/linux-x86/.git/shallow").path)
+        #expect(shallow || clang.err.contains("the full history is fetched"), "\(clang.err)")
         #expect(isCloned(sandbox, "ws/prebuilts/clang/host/linux-x86"))
 
         // The export names the projects and the one remote as the source did; reading it back gives the same modules.

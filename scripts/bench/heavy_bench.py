@@ -1,5 +1,5 @@
-"""`scripts/bench.sh --heavy`: modkit, plain git (xargs -P), the git-CLI transfer engine prototype and the
-peers on the heavy fixture (see heavy.py), over file://, git:// (git daemon) and smart HTTP (git
+"""`scripts/bench.sh --heavy`: modkit (fetch.engine auto: git for these transports), modkit with libgit2,
+with a warm object cache and with --depth 1, plain git (xargs -P) and the peers on the heavy fixture (see heavy.py), over file://, git:// (git daemon) and smart HTTP (git
 http-backend), interleaved. Reports median seconds, ratios to git, peak memory, and for update sync the
 bytes each tool's clones grew by and their `.git` size after the updates."""
 
@@ -33,40 +33,39 @@ class HeavyFixture(fixture.Fixture):
             heavy.push_commit(os.path.join(self.remotes, f"{name}.git"), round_index, self.env)
 
 
-class EngineProtoTool(bench.GitTool):
-    """What modkit sync does once the git-CLI engine (Sources/ModKit/Sync/GitCLIEngine.swift) is wired in:
-    the same git commands, `-j` wide. With `cache`, every clone borrows objects from a bare mirror per url
-    that is updated first (ObjectCache.swift), so a warm cache transfers almost nothing."""
+class ModkitVariantTool(bench.ModkitTool):
+    """`modkit sync` with a setting of its own: `MODKIT_FETCH_ENGINE=libgit2`, a warm `MODKIT_CACHE`, or
+    `--depth 1` (fresh only: the shallow clone is what CI wants)."""
 
-    def __init__(self, workspace, modules, url_base, parallel, cache=None):
-        super().__init__(workspace, modules, url_base, parallel)
-        self.name = f"git-engine proto -j{parallel}" + (" warm cache" if cache else "")
+    def __init__(self, binary, workspace, jobs, label, extra_env=None, sync_args=(), cache=None):
+        super().__init__(binary, workspace, jobs)
+        self.name = f"modkit {label}"
+        self.extra_env = dict(extra_env or {})
+        self.sync_args = list(sync_args)
         self.cache = cache
         if cache:
-            os.makedirs(cache, exist_ok=True)
+            self.extra_env["MODKIT_CACHE"] = cache
+
+    def cmd(self, *args):
+        command = super().cmd(*args)
+        return command + self.sync_args if args[:1] == ("sync",) else command
 
     def fresh(self, env):
-        remove_clones(self.workspace)
-        url = f"{self.url_base}/{{}}.git"
-        clone = f"git clone -q --no-checkout {url} Libs/{{}}"
-        if self.cache:
-            clone = f"{self.update_mirror()} && git clone -q --no-checkout --reference-if-able {self.cache}/{{}}.git {url} Libs/{{}}"
-        return self.xargs(f"{clone} && git -C Libs/{{}} checkout -q -B main origin/main", env)
+        return super().fresh({**env, **self.extra_env})
 
-    def update_mirror(self):
-        mirror = f"{self.cache}/{{}}.git"
-        return (f"(test -d {mirror} || git clone -q --mirror {self.url_base}/{{}}.git {mirror}) && "
-                f"git -C {mirror} fetch -q --prune origin")
+    def sync(self, env):
+        return super().sync({**env, **self.extra_env})
+
+    def status(self, env):
+        return super().status({**env, **self.extra_env})
+
+    def forall(self, env):
+        return super().forall({**env, **self.extra_env})
 
     def warm(self, env):
         """Fills the cache (untimed), as an earlier workspace's sync would have."""
         if self.cache:
-            self.xargs(self.update_mirror(), env)
-
-    def sync(self, env):
-        fetch = ("git -C Libs/{} fetch -q --prune --no-tags origin "
-                 "'+refs/heads/*:refs/remotes/origin/*' 'refs/tags/*:refs/tags/*'")
-        return self.xargs(f"{fetch} && git -C Libs/{{}} merge -q --ff-only origin/main", env)
+            self.fresh(env)
 
 
 def directory_bytes(path):
@@ -101,14 +100,17 @@ def run_transport(transport, options, fx, root, env, cores):
         tools = [bench.ModkitTool(options.modkit, fx.workspace(f"modkit{j or ''}", fx.count), j) for j in jobs]
         git = bench.GitTool(fx.plain_workspace("git"), fx.names, fx.url_base, cores)
         tools.append(git)
-        proto_jobs = max(4, cores * 2)
-        tools.append(EngineProtoTool(fx.plain_workspace("proto"), fx.names, fx.url_base, proto_jobs))
-        tools.append(EngineProtoTool(fx.plain_workspace("proto-cache"), fx.names, fx.url_base, proto_jobs,
-                                     cache=os.path.join(base, "object-cache")))
+        j = jobs[0]
+        tools.append(ModkitVariantTool(options.modkit, fx.workspace("modkit-libgit2", fx.count), j, "libgit2",
+                                       extra_env={"MODKIT_FETCH_ENGINE": "libgit2"}))
+        tools.append(ModkitVariantTool(options.modkit, fx.workspace("modkit-cache", fx.count), j, "warm cache",
+                                       cache=os.path.join(base, "object-cache")))
+        tools.append(ModkitVariantTool(options.modkit, fx.workspace("modkit-depth", fx.count), j, "--depth 1",
+                                       sync_args=["--depth", "1"]))
         if options.peers:
             tools += peers.make_peers(fx, base, env)
         for tool in tools:
-            if isinstance(tool, EngineProtoTool):
+            if isinstance(tool, ModkitVariantTool):
                 tool.warm(env)
         peaks, sizes = {}, {}
 

@@ -6,7 +6,8 @@ public enum RemoteAccess {
     /// Installs git's credential helpers, the prompter (askpass / terminal, none without either) and the host key policy.
     /// New host keys are accepted with `acceptNewHostKeys`, `MODKIT_ACCEPT_NEW_HOST_KEYS=1` or `git config modkit.acceptNewHostKeys true`;
     /// `modkit.authAttempts` (or `MODKIT_AUTH_ATTEMPTS`) sets the credentials attempt limit per repository, and
-    /// `modkit.timeout` (or `MODKIT_TIMEOUT`) the seconds without data after which a network operation fails (0: never).
+    /// `modkit.timeout` (or `MODKIT_TIMEOUT`) the seconds without data after which a network operation fails (0: never);
+    /// an unknown `fetch.engine` (`MODKIT_FETCH_ENGINE`, `modkit.fetchEngine`) is refused here.
     public static func configure(acceptNewHostKeys: Bool, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if let text = environment["MODKIT_TIMEOUT"] ?? GitKit.globalConfigString("modkit.timeout") {
             guard let seconds = TimeInterval(text.trimmingCharacters(in: .whitespaces)), seconds >= 0, seconds.isFinite else {
@@ -15,6 +16,7 @@ public enum RemoteAccess {
             }
             GitKit.networkTimeout = seconds
         }
+        _ = try FetchEngineSetting.engine(environment: environment)
         let authentication = GitKit.remoteAuthentication
         authentication.acceptNewHostKeys = acceptNewHostKeys
             || isTrue(environment["MODKIT_ACCEPT_NEW_HOST_KEYS"])

@@ -51,7 +51,8 @@ struct ModuleTarget: Sendable {
             let repository = try Repository.open(directory.path)
             if !repository.hasCommit(recorded) {
                 if try repository.remoteURL(remote) == nil, let url = entry.url { try repository.addRemote(remote, url: url) }
-                try repository.fetch(remote: remote, options: FetchOptions(downloadTags: .all))
+                try ShallowHistory.deepen(repository, remote: remote)  // a `--depth` clone lacks older commits
+                if !repository.hasCommit(recorded) { try repository.fetch(remote: remote, options: FetchOptions(downloadTags: .all)) }
             }
             let tag = try entry.tag.flatMap { try repository.tagTarget($0) }
             if repository.hasCommit(recorded) {

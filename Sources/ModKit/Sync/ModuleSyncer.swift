@@ -13,6 +13,10 @@ struct ModuleSyncer {
     let backupStamp: String
     /// Commits of history to fetch (`depth:` or `--depth`), 0 for all; libgit2 before 1.7 fetches all anyway.
     var depth = 0
+    /// What clones and fetches (`fetch.engine`).
+    let engine: any TransferEngine
+    /// The shared object cache new clones are made from, if any; only where git transfers (not ssh under `auto`).
+    var cache: ObjectCache? = nil
     let observe: @Sendable (SyncEvent) -> Void
 
     func run() -> ModuleSyncResult {
@@ -52,18 +56,11 @@ struct ModuleSyncer {
         do {
             let target: RevisionTarget
             do {
-                let repository: Repository
-                if remote == "origin" {
-                    // No checkout here: the work tree is written once, at the target, by placeFreshClone.
-                    var options = CloneOptions(checkout: false, progress: progress)
-                    options.depth = depth
-                    repository = try Repository.clone(url: url, to: staging.path, options: options)
-                } else {
-                    repository = try Repository.create(at: staging.path)
-                    try repository.addRemote(remote, url: url)
-                    try repository.fetch(remote: remote, options: FetchOptions(downloadTags: .all, progress: progress))
-                }
-                try SpecialRef.fetch(revision, remote: remote, in: repository, options: FetchOptions(progress: progress))
+                let options = TransferOptions(depth: depth, progress: progress)
+                let cache = engine is AutoEngine && GitKit.isSSHURL(url) ? nil : self.cache
+                let repository = try cache?.clone(url: url, to: staging.path, remote: remote, options: options)
+                    ?? engine.clone(url: url, to: staging.path, remote: remote, options: options)
+                try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)
                 target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
                 try placeFreshClone(repository, at: target)
             }
@@ -121,12 +118,18 @@ struct ModuleSyncer {
         default:
             break
         }
-        let fetched = try repository.fetch(remote: remote, options: FetchOptions(prune: true, downloadTags: .all, progress: progress))
+        if !GitKit.supportsShallowFetch, ShallowHistory.isShallow(repository) {
+            // libgit2 before 1.7 cannot walk a cut-off history, which every move below does
+            try ShallowHistory.deepen(repository, remote: remote)
+            notes.append("fetched the full history of this shallow clone (libgit2 \(GitKit.libgit2Version) cannot work on a shallow one)")
+        }
+        let fetched = try engine.fetch(repository, remote: remote, refspecs: [],
+                                       options: FetchOptions(prune: true, downloadTags: .all, progress: progress))
         if !fetched.keptLocalTags.isEmpty {
             let names = fetched.keptLocalTags
             notes.append("kept local tag\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) (would clobber existing tag: the remote's differs)")
         }
-        try SpecialRef.fetch(revision, remote: remote, in: repository, options: FetchOptions(progress: progress))
+        try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)
         var outcome: ModuleSyncResult
         if let gone = try goneUpstream(repository, previousTips: fetched.previousTips) {
             outcome = kept(gone, commit: try repository.head().commit)

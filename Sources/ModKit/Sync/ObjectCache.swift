@@ -1,15 +1,17 @@
 import Foundation
+import GitKit
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
 import Glibc
 #endif
 
-/// A shared object cache: one bare mirror per remote url, updated by each fetch, from which workspaces'
-/// clones borrow objects through `objects/info/alternates`. Safe under concurrent syncs: each mirror has
-/// its own lock, and the mirrors never prune objects a borrowing clone may need.
+/// A shared object cache: one bare mirror per remote url, updated by each clone through it. A new clone is made
+/// from the mirror with hard links (a copy across file systems), then pointed at the real url and fetched from it,
+/// so it never depends on the cache: deleting the cache loses nothing. Each mirror has its own lock, so any number
+/// of concurrent syncs share one cache.
 public struct ObjectCache: Sendable {
-    /// The cache directory (`--cache DIR`, `MODKIT_CACHE`, the manifest's `cache:`, in that order).
+    /// The cache directory (`MODKIT_CACHE`, else `git config modkit.cache`).
     public let directory: String
     let engine: GitCLIEngine
 
@@ -18,10 +20,15 @@ public struct ObjectCache: Sendable {
         self.engine = engine
     }
 
-    /// The cache directory a sync uses, nil when caching is off: the flag, then MODKIT_CACHE, then the manifest.
-    public static func directory(flag: String?, environment: [String: String], manifest: String?) -> String? {
-        let chosen = flag ?? environment["MODKIT_CACHE"].flatMap { $0.isEmpty ? nil : $0 } ?? manifest
-        guard let chosen else { return nil }
+    /// The cache a sync uses: `MODKIT_CACHE`, else `git config modkit.cache`; nil (no cache) when neither is set.
+    public static func configured(environment: [String: String] = ProcessInfo.processInfo.environment) -> ObjectCache? {
+        directory(environment: environment, config: GitKit.globalConfigString("modkit.cache")).map { ObjectCache(directory: $0) }
+    }
+
+    /// The chosen directory with `~` expanded; nil when caching is off.
+    static func directory(environment: [String: String], config: String?) -> String? {
+        let chosen = environment["MODKIT_CACHE"].flatMap { $0.isEmpty ? nil : $0 } ?? config
+        guard let chosen, !chosen.isEmpty else { return nil }
         if chosen == "~" || chosen.hasPrefix("~/") {
             return (environment["HOME"] ?? NSHomeDirectory()) + chosen.dropFirst()
         }
@@ -53,40 +60,38 @@ public struct ObjectCache: Sendable {
 
     /// Brings the mirror of `url` up to date (cloning it the first time) under its lock; returns its path.
     @discardableResult
-    public func update(url: String, options: TransferOptions = TransferOptions()) throws(ModKitError) -> String {
+    public func update(url: String, progress: ((TransferProgress) -> Bool)? = nil) throws -> String {
         let mirror = mirrorPath(for: url)
-        try FileLock.withLock(mirror + ".lock") { () throws(ModKitError) in
-            if FileManager.default.fileExists(atPath: mirror + "/HEAD") {
-                _ = try engine.run(["-C", mirror, "fetch", "--progress", "--prune", "--force", url,
-                                    "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"], options: options)
-                return
-            }
-            let staging = mirror + ".partial"
-            try? FileManager.default.removeItem(atPath: staging)
-            _ = try engine.run(["clone", "--bare", "--progress", "--", url, staging], options: options)
-            // Borrowing clones need every object the mirror ever had: never prune, never auto-gc.
-            _ = try engine.run(["-C", staging, "config", "gc.pruneExpire", "never"], options: options)
-            _ = try engine.run(["-C", staging, "config", "gc.auto", "0"], options: options)
-            do { try FileManager.default.moveItem(atPath: staging, toPath: mirror) } catch {
-                throw ModKitError("cannot move the new mirror into \(directory): \(error)")
-            }
-        }
+        try FileLock.withLock(mirror + ".lock") { () throws(ModKitError) in try updateLocked(url: url, mirror: mirror, progress: progress) }
         return mirror
     }
 
-    /// Clones `url` to `path`, borrowing every object the (freshly updated) mirror has.
-    public func clone(url: String, to path: String, options: TransferOptions = TransferOptions()) throws(ModKitError) -> TransferSummary {
-        var borrowing = options
-        borrowing.reference = try update(url: url, options: options)
-        return try engine.clone(url: url, to: path, options: borrowing)
+    private func updateLocked(url: String, mirror: String, progress: ((TransferProgress) -> Bool)?) throws(ModKitError) {
+        if FileManager.default.fileExists(atPath: mirror + "/HEAD") {
+            try engine.run(["-C", mirror, "fetch", "--progress", "--prune", "--force", "--no-tags", "--", url,
+                            "+refs/heads/*:refs/heads/*", "+refs/tags/*:refs/tags/*"], url: url, progress: progress)
+            return
+        }
+        let staging = mirror + ".partial"
+        try? FileManager.default.removeItem(atPath: staging)
+        try engine.run(["clone", "--bare", "--progress", "--", url, staging], url: url, progress: progress)
+        do { try FileManager.default.moveItem(atPath: staging, toPath: mirror) } catch {
+            throw ModKitError("cannot move the new mirror into \(directory): \(error)")
+        }
     }
-}
 
-extension GitCLIEngine {
-    func run(_ arguments: [String], options: TransferOptions) throws(ModKitError) -> TransferSummary {
-        let output = try GitProcess(git: git, arguments: arguments).run(stallTimeout: options.stallTimeout,
-                                                                        progress: options.progress)
-        return TransferSummary(progress: output.progress)
+    /// Clones `url` to `path` from its freshly updated mirror (hard links), then fetches the real remote into it.
+    public func clone(url: String, to path: String, remote: String, options: TransferOptions) throws -> Repository {
+        let mirror = mirrorPath(for: url)
+        try FileLock.withLock(mirror + ".lock") { () throws(ModKitError) in
+            try updateLocked(url: url, mirror: mirror, progress: options.progress)
+            try engine.run(["clone", "--no-checkout", "--origin", remote, "--", mirror, path], progress: options.progress)
+        }
+        try engine.run(["-C", path, "remote", "set-url", remote, url], progress: nil)
+        let repository = try Repository.open(path)
+        _ = try engine.fetch(repository, remote: remote, refspecs: [],
+                             options: FetchOptions(prune: true, downloadTags: .all, progress: options.progress))
+        return repository
     }
 }
 
@@ -98,7 +103,7 @@ enum FileLock {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw ModKitError("cannot open the cache lock \(path): \(String(cString: strerror(errno)))",
-                              hint: "check that the cache directory is writable, or pass --cache DIR")
+                              hint: "check that the cache directory is writable, or change MODKIT_CACHE / git config modkit.cache")
         }
         defer { close(fd) }
         while flock(fd, LOCK_EX) != 0 {

@@ -25,11 +25,11 @@ enum SpecialRef {
 
     /// Fetches the ref `revision` names, when it is a special one; does nothing otherwise. `ModuleSyncer` calls it right
     /// after its own fetch, in `clone()` and `update()`, with the same remote.
-    static func fetch(_ revision: String?, remote: String, in repository: Repository, options: FetchOptions) throws {
+    static func fetch(_ revision: String?, remote: String, in repository: Repository, engine: any TransferEngine,
+                      progress: @escaping (TransferProgress) -> Bool) throws {
         guard let ref = remoteRef(for: revision) else { return }
-        var options = options
-        options.downloadTags = .none
-        try repository.fetch(remote: remote, refspecs: ["+\(ref):\(localRef(for: ref))"], options: options)
+        _ = try engine.fetch(repository, remote: remote, refspecs: ["+\(ref):\(localRef(for: ref))"],
+                             options: FetchOptions(downloadTags: .none, progress: progress))
     }
 }
 

@@ -5,16 +5,19 @@ import GitKit
 public enum Syncer {
     /// Syncs `modules` with at most `jobs` at once; one module's failure never stops the others.
     /// Directory modules are reported as skipped: they come with the manifest repository. `depth` overrides each
-    /// module's `depth:` for new clones.
+    /// module's `depth:` for new clones; `engine` (default: `fetch.engine`) clones and fetches.
     public static func sync(
         _ modules: [Module],
         in workspace: Workspace,
         jobs: Int,
         depth: Int? = nil,
+        engine: (any TransferEngine)? = nil,
         observe: @escaping @Sendable (SyncEvent) -> Void = { _ in }
     ) -> [ModuleSyncResult] {
         let manifest = workspace.manifest
         let stamp = backupStamp(Date())
+        let engine = engine ?? (try? FetchEngineSetting.engine()) ?? Libgit2Engine()
+        let cache = engine is Libgit2Engine ? nil : ObjectCache.configured()
         return NestedModules.inWaves(modules, of: manifest) { wave in Parallel.map(wave, jobs: jobs) { module in
             guard module.kind == .repository, let url = manifest.url(of: module).map(LocalRepositoryURL.resolve) else {
                 let result = ModuleSyncResult(name: module.name, path: module.path, outcome: .skipped,
@@ -25,7 +28,7 @@ public enum Syncer {
             let syncer = ModuleSyncer(
                 module: module, directory: manifest.directory(of: module), url: url,
                 remote: manifest.defaults.remote, revision: manifest.revision(of: module),
-                backupStamp: stamp, depth: depth ?? module.depth ?? 0, observe: observe
+                backupStamp: stamp, depth: depth ?? module.depth ?? 0, engine: engine, cache: cache, observe: observe
             )
             return syncer.run()
         } }

@@ -1,47 +1,82 @@
 import Foundation
 import GitKit
 
-/// What moves objects from a remote into a module's repository: clone and fetch, nothing else.
+/// What moves objects and refs from a remote into a module's repository: clone and fetch, nothing else.
 ///
-/// ModuleSyncer does the rest (checkout, branches, snapshots) in-process whichever engine transfers.
+/// ModuleSyncer does the rest (checkout, branches, tags, snapshots) in-process whichever engine transfers.
 public protocol TransferEngine: Sendable {
-    /// Clones `url` into a new repository at `path` without checking out a work tree.
-    func clone(url: String, to path: String, options: TransferOptions) throws(ModKitError) -> TransferSummary
-    /// Fetches branches into `refs/remotes/<remote>/*`, and tags without moving any tag the repository already has.
-    func fetch(repository path: String, remote: String, options: TransferOptions) throws(ModKitError) -> TransferSummary
+    /// `git` or `libgit2`, as `fetch.engine` names it.
+    var name: String { get }
+    /// Whether a clone of `url` with a `depth` gets a shallow history (libgit2 before 1.7 fetches all of it).
+    func makesShallowClones(of url: String) -> Bool
+    /// Clones `url` into a new repository at `path` with its remote named `remote`, without a work tree.
+    func clone(url: String, to path: String, remote: String, options: TransferOptions) throws -> Repository
+    /// Fetches `refspecs` (empty: the remote's configured ones) as `Repository.fetch` does: with `.all`, tags go to
+    /// the tag mirror and only new ones to `refs/tags/`, so a local tag is never moved.
+    func fetch(_ repository: Repository, remote: String, refspecs: [String], options: FetchOptions) throws -> FetchReport
 }
 
-/// How a transfer runs: history depth, partial clone filter, an object cache, a stall timeout, progress.
-public struct TransferOptions: Sendable {
-    /// Only the newest `depth` commits of each fetched branch (`--depth`).
-    public var depth: Int?
-    /// A partial clone filter such as `blob:none` (`--filter`).
+/// How a clone runs: history depth, partial clone filter, progress.
+public struct TransferOptions {
+    /// Commits of history to fetch, 0 for all.
+    public var depth: Int
+    /// A partial clone filter such as `blob:none` (git engine only).
     public var filter: String?
-    /// A repository whose objects the clone borrows through `objects/info/alternates` (`--reference-if-able`).
-    public var reference: String?
-    /// Seconds without any output from git after which the transfer is stopped as stalled.
-    public var stallTimeout: TimeInterval
-    /// Called with the transfer's progress as git reports it.
-    public var progress: (@Sendable (TransferProgress) -> Void)?
+    /// Called with the transfer's progress; returning false cancels a libgit2 transfer.
+    public var progress: ((TransferProgress) -> Bool)?
 
-    public init(depth: Int? = nil, filter: String? = nil, reference: String? = nil, stallTimeout: TimeInterval = 300,
-                progress: (@Sendable (TransferProgress) -> Void)? = nil) {
+    public init(depth: Int = 0, filter: String? = nil, progress: ((TransferProgress) -> Bool)? = nil) {
         self.depth = depth
         self.filter = filter
-        self.reference = reference
-        self.stallTimeout = stallTimeout
         self.progress = progress
     }
 }
 
-/// What a transfer did: the last progress git reported, and tags it refused to move.
-public struct TransferSummary: Sendable {
-    public var progress: TransferProgress
-    /// Local tags that differ from the remote's and were kept (`would clobber existing tag`).
-    public var keptTags: [String]
+/// `fetch.engine`: `MODKIT_FETCH_ENGINE`, else `git config modkit.fetchEngine`, else `auto` (git when it runs here,
+/// except for ssh urls).
+public enum FetchEngineSetting {
+    /// The engine the setting names; throws for a value that names none.
+    public static func engine(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> any TransferEngine {
+        let value = (environment["MODKIT_FETCH_ENGINE"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? GitKit.globalConfigString("modkit.fetchEngine") ?? "auto").trimmingCharacters(in: .whitespaces).lowercased()
+        switch value {
+        case "git": return GitCLIEngine()
+        case "libgit2": return Libgit2Engine()
+        case "auto": return gitRunsHere ? AutoEngine() : Libgit2Engine()
+        default:
+            throw ModKitError.input("fetch engine '\(value)' is not one of auto, libgit2, git",
+                                    hint: "set MODKIT_FETCH_ENGINE or git config modkit.fetchEngine to auto, libgit2 or git")
+        }
+    }
 
-    public init(progress: TransferProgress = TransferProgress(), keptTags: [String] = []) {
-        self.progress = progress
-        self.keptTags = keptTags
+    /// Whether `git` runs here, asked once per process.
+    static let gitRunsHere = GitCLIEngine.isAvailable()
+}
+
+/// `fetch.engine: auto` where git runs: git for local, git://, http and https urls; libgit2 for ssh urls, where
+/// modkit's own ssh handling (agent and ~/.ssh/config keys, a refused unknown host key named with its fingerprint,
+/// `--accept-new-host-keys`, which key the server refused) says more than ssh does.
+public struct AutoEngine: TransferEngine {
+    let git = GitCLIEngine()
+    let libgit2 = Libgit2Engine()
+
+    public var name: String { "auto" }
+
+    public init() {}
+
+    /// The engine that transfers from `url`.
+    func engine(for url: String) -> any TransferEngine {
+        GitKit.isSSHURL(url) ? libgit2 : git
+    }
+
+    public func makesShallowClones(of url: String) -> Bool { engine(for: url).makesShallowClones(of: url) }
+
+    public func clone(url: String, to path: String, remote: String, options: TransferOptions) throws -> Repository {
+        try engine(for: url).clone(url: url, to: path, remote: remote, options: options)
+    }
+
+    public func fetch(_ repository: Repository, remote: String, refspecs: [String], options: FetchOptions) throws -> FetchReport {
+        let url = try repository.remoteURL(remote) ?? ""
+        return try engine(for: url).fetch(repository, remote: remote, refspecs: refspecs, options: options)
     }
 }

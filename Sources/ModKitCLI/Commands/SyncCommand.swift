@@ -76,7 +76,7 @@ enum SyncCommand: Command {
             }
             modules = taken
         }
-        let depth = try noteDepth(for: modules, context: context)
+        let depth = try noteDepth(for: modules, in: workspace, context: context)
 
         let progress = SyncProgress(console: context.console, modules: modules, printsLines: !context.json)
         var results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true), depth: depth) { progress.handle($0) }
@@ -129,16 +129,21 @@ enum SyncCommand: Command {
     /// How many times one sync reloads `imports:` to sync what they add (each round can reveal one more level).
     static let importRounds = 8
 
-    /// `--depth N`, when given. libgit2 before 1.7 cannot fetch shallow: with `--depth` or a module's `depth:`, say once
-    /// that the whole history comes.
-    private static func noteDepth(for modules: [Module], context: Context) throws -> Int? {
+    /// `--depth N`, when given. libgit2 before 1.7 cannot fetch shallow: when it is the fetch engine of a module with
+    /// `--depth` or `depth:`, say once that the whole history comes.
+    private static func noteDepth(for modules: [Module], in workspace: Workspace, context: Context) throws -> Int? {
         var asked: Int?
         if let text = context.arguments.value("depth") {
             guard let depth = Int(text), depth > 0 else { throw UsageError("--depth expects a positive number of commits, got '\(text)'") }
             asked = depth
         }
-        let shallow = modules.filter { $0.depth != nil }
-        guard asked != nil || !shallow.isEmpty, !GitKit.supportsShallowFetch else { return asked }
+        let engine = try FetchEngineSetting.engine()
+        let deep = modules.filter { module in
+            guard let url = workspace.manifest.url(of: module) else { return false }
+            return !engine.makesShallowClones(of: url)
+        }
+        let shallow = deep.filter { $0.depth != nil }
+        guard asked != nil && !deep.isEmpty || !shallow.isEmpty else { return asked }
         let what = asked.map { "--depth \($0)" } ?? "'depth:' of \(shallow.count) module\(shallow.count == 1 ? "" : "s") (\(shallow.prefix(3).map(\.name).joined(separator: ", "))\(shallow.count > 3 ? ", …" : ""))"
         context.console.info("note: \(what) asks for a shallow clone, which libgit2 \(GitKit.libgit2Version) cannot make; the full history is fetched")
         return asked
