@@ -48,8 +48,9 @@ struct GitProcess {
         }
         process.waitUntilExit()
         let stalled = watchdog?.finish() ?? false
-        // one line: git's fatal and error lines when it printed some, else its last lines
-        let errors = messages.filter { $0.hasPrefix("fatal: ") || $0.hasPrefix("error: ") }
+        // one line: git's fatal and error lines (and ssh's, which say why the transport failed) when it printed some,
+        // else its last lines
+        let errors = messages.filter { line in Self.errorPrefixes.contains { line.hasPrefix($0) } }
         let text = Redact.secrets(in: (errors.isEmpty ? Array(messages.suffix(5)) : errors).joined(separator: "; "))
         let command = Redact.secrets(in: "git " + arguments.prefix { $0 != "--" }.joined(separator: " "))
         if stalled {
@@ -77,6 +78,11 @@ struct GitProcess {
         }
         return ModKitError("\(command) \(remote) failed (exit \(status)): \(text)", hint: Self.hint(for: text))
     }
+
+    /// Lines of git's stderr that say what went wrong: git's own, and ssh's (printed before git's "fatal: Could not read
+    /// from remote repository").
+    private static let errorPrefixes = ["fatal: ", "error: ", "ssh: ", "Host key verification failed", "Permission denied",
+                                        "No ED25519 host key is known", "No RSA host key is known", "@@@@"]
 
     /// `https://user@host:8443/x` → `host`.
     static func host(of url: String) -> String {
