@@ -46,7 +46,12 @@ import YAMLKit
     @Test func manifestInputs() throws {
         for (name, bytes) in try inputs("FuzzManifest") {
             do {
-                _ = try ManifestLoader.parse(text: try YAML.text(fromUTF8: bytes), file: URL(fileURLWithPath: "/nonexistent/modkit.yml"), displayPath: name)
+                let text = try YAML.text(fromUTF8: bytes)
+                _ = try ManifestLoader.parse(text: text, file: URL(fileURLWithPath: "/nonexistent/modkit.yml"), displayPath: name)
+                // As the fuzz target does: what decodes takes a new module without trapping.
+                if let edited = try? ManifestAppender.append([.init(name: "FuzzNew", path: "FuzzNew/Dir")], to: text) {
+                    _ = try? ManifestLoader.parse(text: edited, file: URL(fileURLWithPath: "/nonexistent/modkit.yml"), displayPath: name)
+                }
             } catch let error as ManifestError {
                 expectLocated(error, name)
             } catch {

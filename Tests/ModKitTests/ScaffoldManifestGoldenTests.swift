@@ -43,4 +43,18 @@ import Testing
         let changed = diff.split(separator: "\n").dropFirst(2).filter { $0.hasPrefix("+") || $0.hasPrefix("-") }
         #expect(changed == ["+", "+    -   name: Payments", "+        path: Libs/Payments"])
     }
+
+    /// YAML also breaks lines at a lone CR and at NEL: the edit lands where the parser says, every other byte kept.
+    @Test func linesBrokenByLoneCROrNELAreKeptAsTheyAre() throws {
+        let file = URL(fileURLWithPath: "/workspace/modkit.yml")
+        let flow = "version: 1\rmodules: [{name: A, path: A},\r  {name: B, path: \"L\r\r B\"}]\r# end\r"
+        let editedFlow = try ManifestAppender.append([.init(name: "C", path: "C")], to: flow)
+        #expect(editedFlow == "version: 1\rmodules: [{name: A, path: A},\r  {name: B, path: \"L\r\r B\"}, {name: C, path: C}]\r# end\r")
+        #expect(try ManifestLoader.parse(text: editedFlow, file: file, displayPath: "modkit.yml").modules.map(\.name) == ["A", "B", "C"])
+
+        let block = "version: 1\u{85}modules:\u{85}  - name: A\u{85}    path: A\u{85}"
+        let editedBlock = try ManifestAppender.append([.init(name: "C", path: "C")], to: block)
+        #expect(editedBlock == block + "  - name: C\n    path: C\n")
+        #expect(try ManifestLoader.parse(text: editedBlock, file: file, displayPath: "modkit.yml").modules.map(\.name) == ["A", "C"])
+    }
 }

@@ -37,7 +37,7 @@ public enum ManifestAppender {
         }
         if let sequence = value.sequence, sequence.style == .flow, !sequence.items.isEmpty {
             let inline = entries.map { ", " + Style.flow($0) }.joined()
-            lines.insert(inline, at: sequence.end, before: 1)
+            try lines.insert(inline, at: sequence.end, before: 1)
             return lines.text
         }
         guard value.isNull || value.sequence?.items.isEmpty == true else {
@@ -121,21 +121,39 @@ public enum ManifestAppender {
 
     }
 
-    /// The text as lines with their own terminators, edited by line numbers and marks.
+    /// The text as lines with their own terminators, edited by line numbers and marks. Lines break where YAML breaks
+    /// them (CRLF, CR, LF, NEL, LS, PS), so the parser's line numbers index them; new lines get the file's first break.
     struct Lines {
         var lines: [String]
+        /// Each line's terminator as it was ("" for a last line without one).
+        var breaks: [String]
         var newline: String
-        var endsWithNewline: Bool
 
         init(_ text: String) {
-            newline = text.contains("\r\n") ? "\r\n" : "\n"
-            endsWithNewline = text.isEmpty || text.hasSuffix("\n")
-            var parts = text.components(separatedBy: newline)
-            if endsWithNewline { parts.removeLast() }
-            lines = parts
+            lines = []
+            breaks = []
+            var current = String.UnicodeScalarView()
+            var scalars = text.unicodeScalars[...]
+            while let scalar = scalars.popFirst() {
+                switch scalar {
+                case "\r", "\n", "\u{85}", "\u{2028}", "\u{2029}":
+                    var terminator = String(scalar)
+                    if scalar == "\r", scalars.first == "\n" { terminator += String(scalars.removeFirst()) }
+                    lines.append(String(current))
+                    breaks.append(terminator)
+                    current = String.UnicodeScalarView()
+                default:
+                    current.append(scalar)
+                }
+            }
+            if !current.isEmpty || lines.isEmpty {
+                lines.append(String(current))
+                breaks.append("")
+            }
+            newline = breaks.first { $0 == "\r\n" || $0 == "\n" || $0 == "\r" } ?? "\n"
         }
 
-        var text: String { lines.joined(separator: newline) + (endsWithNewline ? newline : "") }
+        var text: String { zip(lines, breaks).map { $0 + $1 }.joined() }
 
         func isBlank(_ line: Int) -> Bool {
             line >= 1 && line <= lines.count && lines[line - 1].trimmingCharacters(in: .whitespaces).isEmpty
@@ -143,13 +161,15 @@ public enum ManifestAppender {
 
         /// Inserts whole lines after 1-based `line`; at the end of a file without a final newline, the file then ends with one.
         mutating func insert(_ new: [String], after line: Int) {
-            let index = min(line, lines.count)
+            let index = max(0, min(line, lines.count))
+            if index > 0, breaks[index - 1].isEmpty { breaks[index - 1] = newline }
             lines.insert(contentsOf: new, at: index)
-            if index == lines.count - new.count { endsWithNewline = true }
+            breaks.insert(contentsOf: new.map { _ in newline }, at: index)
         }
 
         /// Inserts `string` `offset` characters before `mark` on its line.
-        mutating func insert(_ string: String, at mark: Mark, before offset: Int) {
+        mutating func insert(_ string: String, at mark: Mark, before offset: Int) throws(EditError) {
+            guard mark.line >= 1, mark.line <= lines.count else { throw EditError(description: "the manifest's 'modules:' ends outside its text") }
             var line = Array(lines[mark.line - 1].unicodeScalars)
             let column = max(0, mark.column - 1 - offset)
             line.insert(contentsOf: string.unicodeScalars, at: min(column, line.count))
@@ -158,9 +178,9 @@ public enum ManifestAppender {
 
         /// Removes the characters from `start` to `end` on one line, then trailing spaces of the line.
         mutating func remove(from start: Mark, to end: Mark) {
-            guard start.line == end.line else { return }
+            guard start.line == end.line, start.line >= 1, start.line <= lines.count else { return }
             var line = Array(lines[start.line - 1].unicodeScalars)
-            let from = start.column - 1, to = min(end.column - 1, line.count)
+            let from = max(0, start.column - 1), to = min(end.column - 1, line.count)
             guard from < to else { return }
             line.removeSubrange(from..<to)
             var text = String(String.UnicodeScalarView(line))
