@@ -9,7 +9,7 @@ import Testing
     }
 
     @Test func ctrlCDuringAFiveThousandFileFastForwardHeals() throws {
-        try interruptRounds(signal: SIGINT, rounds: 10)
+        try interruptRounds(signal: SIGINT, rounds: 30)
     }
 
     private func interruptRounds(signal: Int32, rounds: Int) throws {
