@@ -76,6 +76,26 @@ final class Sandbox {
         return process
     }
 
+    /// Sends `signal` (SIGKILL unless told) to `process` once `path` (relative to the sandbox) exists, plus up to `extra`
+    /// seconds more, and waits for it. Random delays alone land where a slow machine's start-up puts them; aiming at a file the run
+    /// writes in the middle of its work makes sure some kills land there. Returns false when the process ended, or
+    /// `timeout` passed, before the file appeared.
+    @discardableResult
+    func kill(_ process: Process, whenExists path: String, extra: TimeInterval = 0, signal: Int32 = SIGKILL,
+              timeout: TimeInterval = 60) -> Bool {
+        let full = url(path).path
+        let deadline = Date().addingTimeInterval(timeout)
+        var seen = false
+        while process.isRunning && Date() < deadline {
+            if FileManager.default.fileExists(atPath: full) { seen = true; break }
+            usleep(200)
+        }
+        if seen && extra > 0 { usleep(UInt32(Double.random(in: 0...extra) * 1_000_000)) }
+        Foundation.kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return seen
+    }
+
     /// A module repository with one commit, published as the bare remote `remotes/<name>.git`.
     func makeRemote(_ name: String, version: String = "1.0.0", branch: String = "main") throws {
         let work = "src/\(name)"

@@ -20,9 +20,14 @@ import Testing
         for round in 0..<rounds {
             try fixture.resetModule()
             let process = try sandbox.spawnModkit(["sync"], in: "ws")
-            usleep(UInt32(Double.random(in: 0.05...1.0) * duration * 1_000_000))
-            kill(process.processIdentifier, signal)
-            process.waitUntilExit()
+            if round % 2 == 0 {
+                // Every other stop is aimed inside the move: once its journal is written, at a random point of the rest.
+                sandbox.kill(process, whenExists: "\(fixture.ws.module)/.git/modkit/move", extra: 0.5 * duration, signal: signal)
+            } else {
+                usleep(UInt32(Double.random(in: 0.05...1.0) * duration * 1_000_000))
+                kill(process.processIdentifier, signal)
+                process.waitUntilExit()
+            }
 
             var expected = ["?? notes.txt", "!! Local.xcconfig"]
             var edit: Data?
