@@ -86,6 +86,68 @@ import Glibc
         }
     }
 
+    /// A SIGKILLed sync leaves its `git fetch` running until that git's next write. The lock file names it, and the
+    /// next sync waits for it to end instead of taking the lock over and racing it for the refs.
+    @Test func theNextSyncWaitsForTheGitAKilledSyncLeftRunning() throws {
+        let sandbox = try Sandbox()
+        try sandbox.makeRemote("Core")
+        let server = try SilentServer(sandbox: sandbox)
+        defer { server.stop() }
+        try sandbox.writeRemoteManifest([
+            ("Core", "file://\(sandbox.url("remotes/Core.git").path)"),
+            ("Stalled", "git://127.0.0.1:\(server.port)/Stalled.git"),
+        ])
+        var environment = sandbox.environment
+        environment["MODKIT_TIMEOUT"] = "0"  // the first run's git waits for the silent server for ever
+        let lockFile = sandbox.url("ws/.modkit/lock").path
+        func children() -> [pid_t] {
+            let text = (try? String(contentsOfFile: lockFile, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").compactMap { $0.hasPrefix("child: ") ? pid_t($0.dropFirst(7)) : nil }
+        }
+        let first = try Spawn.start(Sandbox.modkitBinary.path, ["sync", "-j", "1"], environment: environment,
+                                    directory: sandbox.url("ws").path, stdout: "/dev/null", stderr: sandbox.url("first.err").path)
+        // Core is cloned first; then the only child left is the git that waits on the silent server.
+        var orphan: pid_t = 0
+        for _ in 0..<3000 {
+            if FileManager.default.fileExists(atPath: sandbox.url("ws/Libs/Core/Core.podspec").path), children().count == 1 {
+                orphan = children()[0]
+                break
+            }
+            usleep(10_000)
+        }
+        #expect(orphan > 0, "the lock file never named the git of the stalled fetch: \(children())")
+        kill(first, SIGKILL)
+        _ = Spawn.wait(first)
+        #expect(kill(orphan, 0) == 0, "the killed sync's git ended with it; nothing to wait for")
+        let cmdline = (try? String(contentsOfFile: "/proc/\(orphan)/cmdline", encoding: .utf8)) ?? "git"
+        #expect(cmdline.contains("git"), "\(cmdline)")
+
+        environment["MODKIT_TIMEOUT"] = "2"
+        let err = sandbox.url("second.err").path
+        let second = try Spawn.start(Sandbox.modkitBinary.path, ["sync"], environment: environment,
+                                     directory: sandbox.url("ws").path, stdout: "/dev/null", stderr: err)
+        var said = ""
+        for _ in 0..<1000 where !said.contains("waiting for pid") {
+            usleep(10_000)
+            said = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        }
+        #expect(said.contains("waiting for pid \(orphan), left running by the interrupted 'modkit sync' (pid \(first)), to end"), "\(said)")
+        usleep(1_500_000)
+        #expect(kill(second, 0) == 0, "the second sync did not wait: \(said)")
+        #expect(!said.contains("took over"), "\(said)")
+
+        // The orphan ends (here: killed, as its next write would end it); the second sync takes the lock over and runs.
+        kill(orphan, SIGKILL)
+        let status = Spawn.wait(second)
+        said = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        #expect(status == 1, "\(said)")  // the silent server still times out, after 2 s
+        #expect(said.contains("took over a stale workspace lock left by pid \(first) ('modkit sync')"), "\(said)")
+        #expect(said.contains("Stalled") && said.contains("timed out after 2 s"), "\(said)")
+        #expect(!said.contains("cannot lock ref"), "\(said)")
+        #expect(try sandbox.head(of: "Core") == sandbox.remoteHead("Core"))
+        #expect(!FileManager.default.fileExists(atPath: lockFile))
+    }
+
     @Test func theManifestRepositorysGitignoreKeepsEveryByte() throws {
         let variants: [(name: String, bytes: [UInt8], newline: [UInt8])] = [
             ("latin1-no-final-newline", Array("build/\n# caf".utf8) + [0xE9] + Array("\n*.o".utf8), [10]),

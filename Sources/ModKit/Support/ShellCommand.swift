@@ -66,6 +66,7 @@ public enum ShellCommand {
     private static func wait(_ pid: pid_t) -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        WorkspaceLock.ended(pid)
         return exitCode(status)
     }
 
@@ -116,6 +117,7 @@ public enum ShellCommand {
         var pid: pid_t = 0
         let code = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
         guard code == 0 else { return .failure(ModKitError("cannot start \(arguments[0]): \(String(cString: strerror(code)))")) }
+        WorkspaceLock.started(pid)  // a release command may outlive a killed modkit: the next run waits for it
         return .success(pid)
     }
 

@@ -27,6 +27,9 @@ struct GitProcess {
         do { try process.run() } catch {
             throw ModKitError("cannot run \(git): \(error)", hint: "install git, or set MODKIT_FETCH_ENGINE=libgit2 (git config modkit.fetchEngine libgit2)")
         }
+        // A SIGKILLed modkit leaves git running until its next write; the lock file names it so the next run waits.
+        WorkspaceLock.started(process.processIdentifier)
+        defer { WorkspaceLock.ended(process.processIdentifier) }
         let watchdog = stallTimeout > 0 ? Watchdog(pid: process.processIdentifier, stallTimeout: stallTimeout) : nil
         var parser = GitProgressParser()
         var messages: [String] = []

@@ -68,6 +68,12 @@ enum LockFile {
         return .taken(descriptor, current)
     }
 
+    /// Replaces the held lock file's contents with `text` (written first, then cut to length, so a reader sees the
+    /// holder's lines at all times).
+    static func rewrite(_ descriptor: Int32, _ text: String) {
+        if writeAll(descriptor, text) { _ = ftruncate(descriptor, off_t(text.utf8.count)) }
+    }
+
     /// Whether `descriptor` is the file currently at `path`.
     static func isSameFile(_ descriptor: Int32, _ path: String) -> Bool {
         var open = stat()

@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// The lock that lets one mutating modkit command run in a workspace at a time (`.modkit/lock`).
-/// It records who holds it; a lock whose process has died on this host is taken over.
+/// It records who holds it, and the processes it started that may outlive it (git transfers, release commands); a lock
+/// whose process has died on this host is taken over once those children have ended too.
 public final class WorkspaceLock: @unchecked Sendable {
     /// Who holds a lock, as written in the lock file.
     public struct Holder: Sendable, Equatable {
@@ -14,9 +15,13 @@ public final class WorkspaceLock: @unchecked Sendable {
         public var command: String
         public var since: Date
         public var host: String
+        /// Processes the holder started and had not seen end (`child: PID` lines). A `git fetch` outlives a holder
+        /// killed with SIGKILL until its next write; taking the lock over before it ends would race it for the refs.
+        public var children: [Int32] = []
 
         var text: String {
             "pid: \(pid)\ncommand: \(command)\nsince: \(ISO8601DateFormatter().string(from: since))\nhost: \(host)\n"
+                + children.map { "child: \($0)\n" }.joined()
         }
 
         init(pid: Int32, command: String, since: Date, host: String) {
@@ -30,7 +35,12 @@ public final class WorkspaceLock: @unchecked Sendable {
             var fields: [String: String] = [:]
             for line in text.split(separator: "\n") {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                if line[..<colon] == "child" {
+                    if let child = Int32(value), child > 0 { children.append(child) }
+                } else {
+                    fields[String(line[..<colon])] = value
+                }
             }
             guard let pid = fields["pid"].flatMap({ Int32($0) }) else { return nil }
             self.pid = pid
@@ -46,26 +56,35 @@ public final class WorkspaceLock: @unchecked Sendable {
     /// The open lock file, `flock`ed for as long as this process holds the lock (the kernel drops it when the process dies).
     private var descriptor: Int32
     private var released = false
+    /// What the lock file says: this process, and the children it is running.
+    private var holder: Holder
+    private let mutex = NSLock()
+
+    /// How long a takeover waits for the children a killed holder left running before it gives up.
+    static let orphanWait: TimeInterval = 120
 
     /// Takes the lock of the workspace at `root` for `command`, or throws naming the holder.
     ///
     /// A new lock file is written in full beside the lock, `flock`ed, then `link`ed into place, so it never
     /// appears empty or unlocked. A stale lock is taken over only by the one process that gets its `flock`,
     /// and only when the holder it names is dead: two commands started together after a crash never both proceed.
-    public init(root: URL, command: String) throws {
+    /// `waiting` is told, once, when the lock waits for processes a killed holder left running.
+    public init(root: URL, command: String, waiting: ((String) -> Void)? = nil) throws {
         let directory = root.appendingPathComponent(".modkit", isDirectory: true)
         try PrivateState.prepare(directory)
         file = directory.appendingPathComponent("lock")
         let me = Holder(pid: getpid(), command: command, since: Date(), host: ProcessInfo.processInfo.hostName)
         var replaced: Holder?
         var waits = 0
+        var orphansSince: Date?
+        let stale: (Holder) -> Bool = { $0.host == me.host && !WorkspaceLock.isAlive($0.pid) }
         while true {
             if let created = try LockFile.publish(file.path, contents: me.text) {
                 descriptor = created
                 break
             }
             switch LockFile.takeOver(file.path, from: { holder in
-                holder.map { $0.host == me.host && !WorkspaceLock.isAlive($0.pid) } ?? true
+                holder.map { stale($0) && $0.children.allSatisfy { !WorkspaceLock.isAlive($0) } } ?? true
             }, contents: me.text) {
             case .vanished:
                 continue
@@ -73,8 +92,25 @@ public final class WorkspaceLock: @unchecked Sendable {
                 descriptor = taken
                 replaced = holder ?? Holder(pid: 0, command: "unknown (lock file cut short)", since: Date(), host: me.host)
             case .held(let holder):
+                let orphans = holder.map { stale($0) ? $0.children.filter(WorkspaceLock.isAlive) : [] } ?? []
+                if let holder, !orphans.isEmpty {
+                    // The holder was killed while git (or a release command) it started still runs: wait for it.
+                    let since = orphansSince ?? Date()
+                    if orphansSince == nil {
+                        orphansSince = since
+                        waiting?("waiting for pid \(orphans.map(String.init).joined(separator: ", ")), left running by the " +
+                                 "interrupted '\(holder.command)' (pid \(holder.pid)), to end")
+                    }
+                    if Date().timeIntervalSince(since) < Self.orphanWait {
+                        usleep(50_000)
+                        continue
+                    }
+                    throw ModKitError("the workspace lock is still in use by pid \(orphans.map(String.init).joined(separator: ", ")), " +
+                                      "started by the interrupted '\(holder.command)' (pid \(holder.pid))",
+                                      hint: "wait for it to end, or stop it (kill \(orphans.map(String.init).joined(separator: " "))), then run again")
+                }
                 // Held by a process that is taking over a dead holder's lock and has not rewritten it yet.
-                let settling = holder.map { $0.host == me.host && !WorkspaceLock.isAlive($0.pid) } ?? true
+                let settling = holder.map(stale) ?? true
                 if settling, waits < 200 {
                     waits += 1
                     usleep(5_000)
@@ -88,12 +124,35 @@ public final class WorkspaceLock: @unchecked Sendable {
             break
         }
         replacedStaleHolder = replaced
+        holder = me
+        HeldLocks.shared.add(self)
+    }
+
+    /// Records in every lock this process holds that it started `pid`, which may outlive it; `ended` when it is reaped.
+    static func started(_ pid: Int32) {
+        for lock in HeldLocks.shared.all { lock.update { $0.children.append(pid) } }
+    }
+
+    static func ended(_ pid: Int32) {
+        for lock in HeldLocks.shared.all { lock.update { $0.children.removeAll { $0 == pid } } }
+    }
+
+    private func update(_ change: (inout Holder) -> Void) {
+        mutex.withLock {
+            guard !released else { return }
+            change(&holder)
+            LockFile.rewrite(descriptor, holder.text)
+        }
     }
 
     /// Gives the lock back; also done when the lock is deallocated.
     public func release() {
-        guard !released else { return }
-        released = true
+        let first: Bool = mutex.withLock {
+            defer { released = true }
+            return !released
+        }
+        guard first else { return }
+        HeldLocks.shared.remove(self)
         if LockFile.isSameFile(descriptor, file.path) { unlink(file.path) }
         close(descriptor)
     }
@@ -103,6 +162,19 @@ public final class WorkspaceLock: @unchecked Sendable {
     static func isAlive(_ pid: Int32) -> Bool {
         pid > 0 && (kill(pid, 0) == 0 || errno == EPERM)
     }
+}
+
+/// The workspace locks this process holds (usually one), so the children it starts are recorded in them.
+private final class HeldLocks: @unchecked Sendable {
+    static let shared = HeldLocks()
+    private let mutex = NSLock()
+    private var locks: [ObjectIdentifier: Weak] = [:]
+
+    private struct Weak { weak var lock: WorkspaceLock? }
+
+    var all: [WorkspaceLock] { mutex.withLock { locks.values.compactMap(\.lock) } }
+    func add(_ lock: WorkspaceLock) { mutex.withLock { locks[ObjectIdentifier(lock)] = Weak(lock: lock) } }
+    func remove(_ lock: WorkspaceLock) { mutex.withLock { _ = locks.removeValue(forKey: ObjectIdentifier(lock)) } }
 }
 
 /// modkit's private folder `.modkit/`, with a `.gitignore` that keeps the lock and release state out of git.

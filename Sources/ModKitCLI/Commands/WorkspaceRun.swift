@@ -52,7 +52,8 @@ extension Context {
     /// place that takes the lock and says when it took over a stale one.
     func withWorkspace<T>(_ body: (inout WorkspaceRun) throws -> T) throws -> T {
         var run = WorkspaceRun(workspace: try loadWorkspace(), context: self)
-        let lock = changesWorkspace ? try WorkspaceLock(root: run.workspace.root, command: (["modkit", command.name] + arguments.positionals).joined(separator: " ")) : nil
+        let lock = changesWorkspace ? try WorkspaceLock(root: run.workspace.root, command: (["modkit", command.name] + arguments.positionals).joined(separator: " "),
+                                                        waiting: { console.info($0) }) : nil
         defer { lock?.release() }
         if let stale = lock?.replacedStaleHolder {
             console.info("took over a stale workspace lock left by pid \(stale.pid) ('\(stale.command)')")
