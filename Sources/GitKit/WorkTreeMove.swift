@@ -32,6 +32,11 @@ public enum WorkTreeMove {
         MovePreflight.lockFiles(repository, branch: branch)
     }
 
+    /// Where a move keeps its journal while it runs (`<git dir>/modkit/move`).
+    public static func journalFile(in repository: Repository) -> String {
+        MoveJournal.path(gitDir: repository.gitDir)
+    }
+
     /// The move that was interrupted in `repository` and not finished yet; nil when there is none.
     public static func interruptedMove(in repository: Repository) throws -> MoveJournal? {
         try MoveJournal.read(gitDir: repository.gitDir)

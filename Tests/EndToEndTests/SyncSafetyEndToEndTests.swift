@@ -53,6 +53,41 @@ import Testing
         #expect(ws.bytes("A.txt") == Data("two\n".utf8))
     }
 
+    /// A sync killed inside a move can leave the locks it held (index, HEAD, the branch). Those are newer than the
+    /// move's journal, so the next sync removes them and finishes the move; a lock older than any move is refused above.
+    @Test func locksLeftByASyncKilledMidMoveAreRemovedAndTheMoveFinishes() throws {
+        var files: [String: String] = [:]
+        for index in 0..<2000 { files["Sources/F\(index).swift"] = "// \(index) one\n" }
+        let ws = try SafetyWorkspace(files: files)
+        try ws.sandbox.write("my notes\n", to: "\(ws.module)/notes.txt")
+        for index in 0..<2000 { try ws.sandbox.write("// \(index) two\n", to: "\(ws.source)/Sources/F\(index).swift") }
+        let target = try ws.commitAndPush("Change every file")
+        let before = try ws.history()
+        let journal = "\(ws.module)/.git/modkit/move"
+
+        var interrupted = false
+        for _ in 0..<10 where !interrupted {
+            let process = try ws.sandbox.spawnModkit(["sync"], in: "ws")
+            ws.sandbox.kill(process, whenExists: journal)
+            interrupted = FileManager.default.fileExists(atPath: ws.sandbox.url(journal).path)
+        }
+        try #require(interrupted, "no kill landed inside the move")
+        // What the killed run held at that moment (its journal is older than these).
+        usleep(20_000)
+        for lock in ["index.lock", "HEAD.lock", "refs/heads/main.lock"] { try ws.sandbox.write("", to: "\(ws.module)/.git/\(lock)") }
+
+        let heal = try ws.sync()
+        #expect(heal.status == 0, "\(heal.out)\(heal.err)")
+        #expect(try ws.sandbox.git("reflog", "-1", "--format=%gs", in: ws.module) == "modkit: finish interrupted move")
+        try ws.expectAt(target, status: ["?? notes.txt"])
+        for lock in ["index.lock", "HEAD.lock", "refs/heads/main.lock"] {
+            #expect(!FileManager.default.fileExists(atPath: ws.sandbox.url("\(ws.module)/.git/\(lock)").path), "\(lock)")
+        }
+        #expect(ws.bytes("notes.txt") == Data("my notes\n".utf8))
+        #expect(ws.bytes("Sources/F1999.swift") == Data("// 1999 two\n".utf8))
+        #expect(before.commits.isSubset(of: try ws.history().commits))
+    }
+
     @Test func aRebaseInProgressIsLeftAloneAndCanContinue() throws {
         let ws = try SafetyWorkspace(files: ["A.txt": "one\n", "B.txt": "b\n"])
         try ws.sandbox.write("upstream\n", to: "\(ws.source)/B.txt")

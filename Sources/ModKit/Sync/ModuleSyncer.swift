@@ -160,6 +160,8 @@ struct ModuleSyncer {
     /// interrupted is finished first; every move goes through `WorkTreeMove`, which refuses before writing anything.
     private func move(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleSyncResult {
         do {
+            // A sync killed mid-move may also have left the index, HEAD or branch lock it was holding.
+            try KilledRunLock.removeInterruptedMoveLocks(of: repository)
             let finished = try WorkTreeMove.recoverIfInterrupted(repository)
             var outcome = try moveChecked(repository, to: target, previousTips: previousTips)
             if let finished { outcome.detail += "; finished the interrupted move to \(finished.to.short)" }
