@@ -36,6 +36,7 @@ extension Repository {
         cloneOptions.checkout_opts.checkout_strategy =
             options.checkout ? GIT_CHECKOUT_SAFE.rawValue : GIT_CHECKOUT_NONE.rawValue
         cloneOptions.fetch_opts.proxy_opts.type = GIT_PROXY_AUTO
+        cloneOptions.fetch_opts.update_fetchhead = 0  // git clone writes none
         modkit_git_fetch_options_set_depth(&cloneOptions.fetch_opts, Int32(options.depth))
         let box = RemoteCallbacksBox(transferProgress: options.progress)
         box.install(into: &cloneOptions.fetch_opts.callbacks)

@@ -37,6 +37,14 @@ final class RemoteHandle {
     deinit { git_remote_free(pointer) }
 }
 
+/// Owns a `git_refdb`.
+final class RefdbHandle {
+    let pointer: OpaquePointer
+    private let owner: AnyObject?
+    init(_ pointer: OpaquePointer, owner: AnyObject?) { self.pointer = pointer; self.owner = owner }
+    deinit { git_refdb_free(pointer) }
+}
+
 /// Owns a `git_index`.
 final class IndexHandle {
     let pointer: OpaquePointer

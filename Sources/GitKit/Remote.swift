@@ -98,6 +98,7 @@ extension Repository {
             fetchOptions.prune = options.prune ? GIT_FETCH_PRUNE : GIT_FETCH_PRUNE_UNSPECIFIED
             fetchOptions.download_tags = options.downloadTags == .auto ? GIT_REMOTE_DOWNLOAD_TAGS_AUTO : GIT_REMOTE_DOWNLOAD_TAGS_NONE
             fetchOptions.proxy_opts.type = GIT_PROXY_AUTO
+            fetchOptions.update_fetchhead = 0  // nothing reads it; it would list every mirrored tag, rewritten each sync
             modkit_git_fetch_options_set_depth(&fetchOptions, Int32(options.depth))
             let box = RemoteCallbacksBox(transferProgress: options.progress)
             box.install(into: &fetchOptions.callbacks)

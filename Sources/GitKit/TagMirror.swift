@@ -13,6 +13,30 @@ extension Repository {
         try reference(Repository.tagMirrorPrefix(remote) + tag)
     }
 
+    /// Records a new clone's tags (the remote's, as no local tag exists yet) as the mirror, packed with the other
+    /// references, so the first update fetch finds the mirror complete and writes nothing for tags. Does nothing when
+    /// the mirror has entries already.
+    public func seedTagMirror(remote: String) throws {
+        let prefix = Repository.tagMirrorPrefix(remote)
+        guard try references(matching: prefix + "*").isEmpty else { return }
+        let tags = try references(matching: "refs/tags/*")
+        guard !tags.isEmpty else { return }
+        for tag in tags {
+            var oid = tag.target.gitOID
+            var created: OpaquePointer?
+            try check(git_reference_create(&created, pointer, prefix + tag.name.removingPrefix("refs/tags/"), &oid, 0, nil),
+                      "git_reference_create")
+            if let created { git_reference_free(created) }
+        }
+        try packReferences()
+    }
+
+    /// Moves loose references into `packed-refs`, as `git pack-refs --all` does.
+    func packReferences() throws {
+        let refdb = RefdbHandle(try make("git_repository_refdb") { git_repository_refdb(&$0, pointer) }, owner: self)
+        try check(git_refdb_compress(refdb.pointer), "git_refdb_compress")
+    }
+
     /// Creates each mirrored tag missing from refs/tags/; returns the names where a different local tag was kept.
     func adoptMirroredTags(remote: String) throws -> [String] {
         let prefix = Repository.tagMirrorPrefix(remote)

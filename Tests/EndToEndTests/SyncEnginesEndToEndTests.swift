@@ -81,12 +81,20 @@ import Testing
         #expect(try sandbox.spawnGit("rev-parse", "v1^{commit}", in: clone) == sandbox.spawnRemoteHead("Core"))
         #expect(try sandbox.spawnGit("status", "--porcelain", in: clone).isEmpty)
         try expectWhole(sandbox, clone)
+        // The clone's tags are the remote's: they are its tag mirror from the start, packed with the other refs.
+        #expect(try sandbox.spawnGit("rev-parse", "refs/modkit/remote-tags/origin/v1", in: clone) == sandbox.spawnGit("rev-parse", "v1", in: "src/Core"))
+        #expect(try sandbox.read("\(clone)/.git/packed-refs").contains(" refs/modkit/remote-tags/origin/v1\n"), "\(engine)")
+        #expect(looseFiles(sandbox, "\(clone)/.git/refs/modkit").isEmpty, "\(engine)")
 
         let pushed = try sandbox.spawnPushNewCommit("Core")
         let forward = try sandbox.modkitRemote("sync", "Core")
         #expect(forward.status == 0, "\(engine): \(forward.err)")
         #expect(try sandbox.spawnHead("Core") == pushed)
         #expect(forward.err.contains("fast-forwarded main by 1 commit"), "\(engine): \(forward.err)")
+        // An update writes what git's would: no tag refs (none changed) and no FETCH_HEAD listing every tag.
+        #expect(looseFiles(sandbox, "\(clone)/.git/refs/modkit").isEmpty, "\(engine)")
+        // (libgit2's clone leaves an empty one)
+        #expect((FileManager.default.contents(atPath: sandbox.url("\(clone)/.git/FETCH_HEAD").path) ?? Data()).isEmpty, "\(engine)")
 
         let localV1 = try sandbox.spawnGit("rev-parse", "v1", in: clone)
         try sandbox.spawnGit("tag", "-f", "-a", "v1", "-m", "moved", in: "src/Core")
@@ -122,6 +130,15 @@ import Testing
         #expect(refused.err.contains("has no history in common with Libs/Core"), "\(engine): \(refused.err)")
         #expect(try sandbox.spawnHead("Core") == rewritten)
         #expect(try sandbox.spawnGit("remote", "get-url", "origin", in: clone) == "\(base)/Core.git")
+    }
+
+    /// The files below `directory` (loose refs there), relative to it.
+    private func looseFiles(_ sandbox: Sandbox, _ directory: String) -> [String] {
+        let root = sandbox.url(directory).path
+        return (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? []).filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
     }
 
     private func expectWhole(_ sandbox: Sandbox, _ clone: String) throws {

@@ -41,9 +41,37 @@ public struct GitCLIEngine: TransferEngine {
             var arguments = ["-C", directory, "fetch", "--progress", "--no-recurse-submodules"]
             if options.prune { arguments.append("--prune") }
             if options.downloadTags != .auto { arguments.append("--no-tags") }
+            // Nothing reads FETCH_HEAD, which would list every mirrored tag, rewritten on each sync (git 2.29+).
+            if Self.writesFetchHeadOnRequest(git: git) { arguments.append("--no-write-fetch-head") }
             if options.depth > 0 { arguments += ["--depth", String(options.depth)] }
             try run(arguments + ["--", remote] + active, url: url, progress: options.progress)
         }
+    }
+
+    /// Whether this git has `fetch --no-write-fetch-head` (2.29 and later).
+    static func writesFetchHeadOnRequest(git: String) -> Bool {
+        guard let version = git == "git" ? defaultVersion : Self.version(of: git) else { return false }
+        return version >= (2, 29)
+    }
+
+    /// The version of the `git` on PATH, asked once per process.
+    private static let defaultVersion = version(of: "git")
+
+    /// `git version 2.39.5` → (2, 39); nil when git does not run or says something else.
+    static func version(of git: String) -> (Int, Int)? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [git, "--version"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard let word = text.split(separator: " ").first(where: { $0.first?.isNumber == true }) else { return nil }
+        let numbers = word.split(separator: ".").prefix(2).compactMap { Int($0) }
+        return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
     }
 
     /// Runs one git command of a transfer.

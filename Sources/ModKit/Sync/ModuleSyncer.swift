@@ -60,6 +60,7 @@ struct ModuleSyncer {
                 let cache = engine is AutoEngine && GitKit.isSSHURL(url) ? nil : self.cache
                 let repository = try cache?.clone(url: url, to: staging.path, remote: remote, options: options)
                     ?? engine.clone(url: url, to: staging.path, remote: remote, options: options)
+                try repository.seedTagMirror(remote: remote)
                 try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)
                 target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
                 try placeFreshClone(repository, at: target)
