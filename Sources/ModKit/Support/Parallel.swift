@@ -7,14 +7,22 @@ import Glibc
 /// A bounded worker pool: runs `body` over `items` on at most `jobs` threads and keeps the input order.
 /// Each call of `body` runs wholly on one thread, so a libgit2 handle opened inside it never crosses threads.
 public enum Parallel {
+    /// `weight`, when given, starts the heaviest items first (ties in input order), so one big item does not run
+    /// alone at the end; the results stay in input order.
     public static func map<Item: Sendable, Output: Sendable>(
         _ items: [Item],
         jobs: Int,
+        heaviestFirst weight: ((Item) -> UInt64)? = nil,
         _ body: @escaping @Sendable (Item) -> Output
     ) -> [Output] {
         guard !items.isEmpty else { return [] }
         MallocTuning.keepFreedMemory
-        let state = PoolState<Item, Output>(items: items)
+        var order = Array(items.indices)
+        if let weight {
+            let weights = items.map(weight)
+            order.sort { weights[$0] != weights[$1] ? weights[$0] > weights[$1] : $0 < $1 }
+        }
+        let state = PoolState<Item, Output>(items: items, order: order)
         let workers = max(1, min(jobs, items.count))
         let group = DispatchGroup()
         for _ in 0..<workers {
@@ -35,19 +43,22 @@ public enum Parallel {
 private final class PoolState<Item: Sendable, Output: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private let items: [Item]
+    /// The indices of `items` in the order they are handed out.
+    private let order: [Int]
     private var cursor = 0
     private var slots: [Output?]
 
-    init(items: [Item]) {
+    init(items: [Item], order: [Int]) {
         self.items = items
+        self.order = order
         slots = Array(repeating: nil, count: items.count)
     }
 
     func next() -> (Int, Item)? {
         lock.withLock {
-            guard cursor < items.count else { return nil }
+            guard cursor < order.count else { return nil }
             defer { cursor += 1 }
-            return (cursor, items[cursor])
+            return (order[cursor], items[order[cursor]])
         }
     }
 

@@ -18,7 +18,12 @@ public enum Syncer {
         let stamp = backupStamp(Date())
         let engine = engine ?? (try? FetchEngineSetting.engine()) ?? Libgit2Engine()
         let cache = engine is Libgit2Engine ? nil : ObjectCache.configured()
-        return NestedModules.inWaves(modules, of: manifest) { wave in Parallel.map(wave, jobs: jobs) { module in
+        // The biggest transfers start first: the pack bytes a module's clone holds, or the cache's mirror of it.
+        let weigh: (Module) -> UInt64 = { module in
+            let cached = manifest.url(of: module).flatMap { url in cache.map { $0.mirrorPath(for: LocalRepositoryURL.resolve(url)) } }
+            return PackSize.bytes(gitDir: manifest.directory(of: module).path + "/.git") ?? cached.flatMap { PackSize.bytes(gitDir: $0) } ?? 0
+        }
+        return NestedModules.inWaves(modules, of: manifest) { wave in Parallel.map(wave, jobs: jobs, heaviestFirst: weigh) { module in
             guard module.kind == .repository, let url = manifest.url(of: module).map(LocalRepositoryURL.resolve) else {
                 let result = ModuleSyncResult(name: module.name, path: module.path, outcome: .skipped,
                                               detail: "directory module (comes with the manifest repository)")
@@ -44,6 +49,17 @@ public enum Syncer {
             !(try repository.isIgnored(path + "/"))
         }
         return try GitIgnore.add(paths, to: root.appendingPathComponent(".gitignore"))
+    }
+
+    /// The bytes of a repository's packs (one directory listing and a stat per pack); nil when it has no pack folder.
+    enum PackSize {
+        static func bytes(gitDir: String) -> UInt64? {
+            let folder = gitDir + "/objects/pack"
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+            return names.filter { $0.hasSuffix(".pack") }.reduce(0) { total, name in
+                total + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? UInt64) ?? 0)
+            }
+        }
     }
 
     static func backupStamp(_ date: Date) -> String {
