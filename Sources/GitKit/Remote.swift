@@ -133,7 +133,11 @@ extension Repository {
             if active.isEmpty { active = try configuredFetchRefspecs(handle) }
             active.append("+refs/tags/*:\(Repository.tagMirrorPrefix(remote))*")
         }
-        try transfer(active)
+        // Nothing new on a remote on this machine: no transfer at all (the refs are compared in-process).
+        let url = try remoteURL(remote)
+        let unchanged = refspecs.isEmpty && options.depth == 0 && options.downloadTags == .all && options.prune
+            && url.map { fetchWouldChangeNothing(remote: remote, url: $0, refspecs: active) } == true
+        if !unchanged { try transfer(active) }
         if options.downloadTags == .all { report.keptLocalTags = try adoptMirroredTags(remote: remote) }
         return report
     }

@@ -132,6 +132,53 @@ import Testing
         #expect(try sandbox.spawnGit("remote", "get-url", "origin", in: clone) == "\(base)/Core.git")
     }
 
+    /// A sync with nothing new on a remote on this machine runs no git at all: the refs are compared in-process.
+    /// Anything that differs (a new commit, a new or moved tag, a branch deleted upstream) is fetched by the engine.
+    @Test(arguments: engines) func aLocalRemoteWithNothingNewIsNotFetched(engine: String) throws {
+        let sandbox = try Sandbox()
+        try sandbox.makeRemote("Core")
+        try sandbox.spawnGit("config", "--global", "modkit.fetchEngine", engine)
+        try sandbox.spawnGit("tag", "-a", "v1", "-m", "v1", in: "src/Core")
+        try sandbox.spawnGit("push", "-q", sandbox.url("remotes/Core.git").path, "v1", "HEAD:refs/heads/topic", in: "src/Core")
+        try sandbox.writeRemoteManifest([("Core", "file://\(sandbox.url("remotes/Core.git").path)")])
+        #expect(try sandbox.modkitRemote("sync").status == 0)
+        let clone = "ws/Libs/Core"
+        let trace = sandbox.url("trace").path
+        func sync() throws -> (result: ProcessResult, ranGit: Bool) {
+            try? FileManager.default.removeItem(atPath: trace)
+            let result = try sandbox.runRemote(Sandbox.modkitBinary.path, ["sync"], extra: ["GIT_TRACE": trace], in: "ws")
+            let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+            return (result, text.contains("fetch") || text.contains("upload-pack"))
+        }
+
+        let idle = try sync()
+        #expect(idle.result.status == 0, "\(idle.result.err)")
+        #expect(!idle.ranGit, "\(engine): a sync with nothing new ran git")
+        #expect(idle.result.out.contains("1 up to date"), "\(idle.result.out)")
+
+        let pushed = try sandbox.spawnPushNewCommit("Core")
+        let update = try sync()
+        #expect(update.result.status == 0, "\(update.result.err)")
+        #expect(try sandbox.spawnHead("Core") == pushed)
+        #expect(update.ranGit || engine == "libgit2", "\(engine)")
+
+        try sandbox.spawnGit("tag", "v2", in: "src/Core")
+        try sandbox.spawnGit("push", "-q", sandbox.url("remotes/Core.git").path, "v2", in: "src/Core")
+        #expect(try sync().result.status == 0)
+        #expect(try sandbox.spawnGit("rev-parse", "v2", in: clone) == sandbox.spawnGit("rev-parse", "v2", in: "src/Core"))
+
+        try sandbox.spawnGit("--git-dir", sandbox.url("remotes/Core.git").path, "branch", "-D", "topic")
+        #expect(try sync().result.status == 0)
+        #expect(try sandbox.spawnGit("for-each-ref", "--format=%(refname)", "refs/remotes/origin/topic", in: clone).isEmpty)
+
+        // A remote-tracking ref the user moved by hand is put back by a fetch.
+        try sandbox.spawnGit("update-ref", "refs/remotes/origin/main", "HEAD~1", in: clone)
+        let repaired = try sync()
+        #expect(repaired.result.status == 0)
+        #expect(try sandbox.spawnGit("rev-parse", "refs/remotes/origin/main", in: clone) == pushed)
+        #expect(try !sync().ranGit, "\(engine)")
+    }
+
     /// The files below `directory` (loose refs there), relative to it.
     private func looseFiles(_ sandbox: Sandbox, _ directory: String) -> [String] {
         let root = sandbox.url(directory).path

@@ -18,7 +18,7 @@ public struct GitCLIEngine: TransferEngine {
 
     /// True when `git` runs here (for `fetch.engine: auto`).
     public static func isAvailable(git: String = "git") -> Bool {
-        (try? GitProcess(git: git, arguments: ["--version"]).run(stallTimeout: 10, progress: nil)) != nil
+        (git == "git" ? defaultVersion : version(of: git)) != nil
     }
 
     public func clone(url: String, to path: String, remote: String, options: TransferOptions) throws -> Repository {
