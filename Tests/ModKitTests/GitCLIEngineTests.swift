@@ -17,6 +17,24 @@ final class ProgressLog: @unchecked Sendable {
 @Suite struct GitCLIEngineTests {
     let engine = GitCLIEngine()
 
+    /// `fetch.engine: auto` looks git up on PATH without running it; `--no-write-fetch-head` is used from git 2.29.
+    @Test func gitIsFoundOnPathWithoutRunningIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("path-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tool = folder.appendingPathComponent("mygit").path
+        #expect(FileManager.default.createFile(atPath: tool, contents: Data("#!/bin/sh\nexit 1\n".utf8), attributes: [.posixPermissions: 0o644]))
+        #expect(!GitCLIEngine.isAvailable(git: "mygit", environment: ["PATH": "/nonexistent:\(folder.path)"]))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tool)
+        #expect(GitCLIEngine.isAvailable(git: "mygit", environment: ["PATH": "/nonexistent:\(folder.path)"]))
+        #expect(!GitCLIEngine.isAvailable(git: "mygit", environment: ["PATH": "/nonexistent"]))
+        #expect(GitCLIEngine.isAvailable(git: tool))
+        #expect(GitCLIEngine.isAvailable(git: "git"))
+        let version = try #require(GitCLIEngine.version(of: "git"))
+        #expect(GitCLIEngine.writesFetchHeadOnRequest(git: "git") == (version >= (2, 29)))
+        #expect(GitCLIEngine.version(of: tool) == nil)
+    }
+
     @Test func clonesOverFileWithoutWorkTreeAndReportsProgress() throws {
         let sandbox = try TransferSandbox()
         let log = ProgressLog()

@@ -1,5 +1,10 @@
 import Foundation
 import GitKit
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
 
 /// Clone and fetch by the user's `git`: its negotiation, its index-pack on every core, its transports and
 /// credential helpers. Never prompts without a terminal; stops a transfer that stalls (`modkit.timeout`).
@@ -16,9 +21,16 @@ public struct GitCLIEngine: TransferEngine {
         self.stallTimeout = stallTimeout
     }
 
-    /// True when `git` runs here (for `fetch.engine: auto`).
-    public static func isAvailable(git: String = "git") -> Bool {
-        (git == "git" ? defaultVersion : version(of: git)) != nil
+    /// True when `git` is installed here (for `fetch.engine: auto`): an executable of that name on PATH, found
+    /// without running it, so a sync with nothing to fetch starts no process at all.
+    public static func isAvailable(git: String = "git", environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if git.contains("/") { return access(git, X_OK) == 0 }
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { directory in
+            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + git
+            var info = stat()
+            return stat(candidate, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(candidate, X_OK) == 0
+        }
     }
 
     public func clone(url: String, to path: String, remote: String, options: TransferOptions) throws -> Repository {
