@@ -35,6 +35,28 @@ final class ProgressLog: @unchecked Sendable {
         #expect(GitCLIEngine.version(of: tool) == nil)
     }
 
+    /// `auto`: libgit2 for ssh and for a small repository on this machine (full history), git for the rest.
+    @Test func autoSendsSmallLocalRepositoriesInProcessAndBigOnesToGit() throws {
+        let sandbox = try TransferSandbox()
+        let auto = AutoEngine()
+        try sandbox.git("-C", "remote.git", "repack", "-adq")
+        #expect(auto.engine(for: sandbox.remoteURL).name == "libgit2")
+        #expect(auto.engine(for: sandbox.remote).name == "libgit2")
+        #expect(auto.engine(for: sandbox.remoteURL, shallowOrPartial: true).name == "git")
+        #expect(auto.engine(for: "ssh://git@127.0.0.1/x.git").name == "libgit2")
+        #expect(auto.engine(for: "git://127.0.0.1/x.git").name == "git")
+        #expect(auto.engine(for: "file://" + sandbox.path("missing.git")).name == "git")
+
+        // 2 MiB that do not compress: past the limit, the same repository goes to git.
+        let noise = Data((0..<(2 << 20)).map { _ in UInt8.random(in: 0...255) })
+        try noise.write(to: URL(fileURLWithPath: sandbox.path("work/noise.bin")))
+        try sandbox.git("-C", "work", "add", "noise.bin")
+        try sandbox.git("-C", "work", "commit", "-qm", "noise")
+        try sandbox.git("-C", "work", "push", "-q", "origin", "main")
+        try sandbox.git("-C", "remote.git", "repack", "-adq")
+        #expect(auto.engine(for: sandbox.remoteURL).name == "git")
+    }
+
     @Test func clonesOverFileWithoutWorkTreeAndReportsProgress() throws {
         let sandbox = try TransferSandbox()
         let log = ProgressLog()

@@ -51,17 +51,6 @@ public enum Syncer {
         return try GitIgnore.add(paths, to: root.appendingPathComponent(".gitignore"))
     }
 
-    /// The bytes of a repository's packs (one directory listing and a stat per pack); nil when it has no pack folder.
-    enum PackSize {
-        static func bytes(gitDir: String) -> UInt64? {
-            let folder = gitDir + "/objects/pack"
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
-            return names.filter { $0.hasSuffix(".pack") }.reduce(0) { total, name in
-                total + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? UInt64) ?? 0)
-            }
-        }
-    }
-
     static func backupStamp(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

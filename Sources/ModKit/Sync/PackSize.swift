@@ -1,0 +1,24 @@
+import Foundation
+
+/// How big a repository is, cheaply: the bytes of its packs (one directory listing and a stat per pack).
+enum PackSize {
+    /// The packs' bytes of the repository whose git directory is `gitDir`; nil when it has no pack folder.
+    static func bytes(gitDir: String) -> UInt64? {
+        let folder = gitDir + "/objects/pack"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        return names.filter { $0.hasSuffix(".pack") }.reduce(0) { total, name in
+            total + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? UInt64) ?? 0)
+        }
+    }
+
+    /// The packs' bytes of the repository a `file://` url or plain path names (bare, or with a `.git` folder); nil for
+    /// any other url, or a repository without a pack.
+    static func bytes(ofLocalURL url: String) -> UInt64? {
+        let path: String
+        if url.hasPrefix("file://") { path = String(url.dropFirst("file://".count)) } else if url.hasPrefix("/") { path = url } else { return nil }
+        for gitDir in [path, path + "/.git"] {
+            if let bytes = bytes(gitDir: gitDir), bytes > 0 { return bytes }
+        }
+        return nil
+    }
+}
