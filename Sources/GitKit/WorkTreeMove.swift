@@ -1,5 +1,10 @@
 internal import CLibgit2
 import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
 
 /// Moves one repository's HEAD, index and work tree to another commit as a transaction: everything that could stop
 /// the move is checked before anything is written (`preflight`); the move is recorded in `<git dir>/modkit/move` before
@@ -140,8 +145,14 @@ public enum WorkTreeMove {
         try MoveJournal.clear(gitDir: repository.gitDir)
     }
 
-    private static func timestamp() -> String {
-        ISO8601DateFormatter().string(from: Date())
+    /// Now as `2026-12-02T06:03:09Z`; by hand, as a new ISO8601DateFormatter per move cost more than the move's
+    /// index write.
+    static func timestamp(_ date: Date = Date()) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return "" }
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 }
 

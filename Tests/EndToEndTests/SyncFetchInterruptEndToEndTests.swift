@@ -49,14 +49,9 @@ import Glibc
 
     @Test func syncsStartedTogetherOnAStaleLockLetExactlyOneProceed() throws {
         let sandbox = try Sandbox()
-        try sandbox.makeRemote("Core")
-        let server = try SilentServer(sandbox: sandbox)
-        defer { server.stop() }
         // The stalled module keeps the winner busy (and holding the lock) for the timeout.
-        try sandbox.writeRemoteManifest([
-            ("Core", "file://\(sandbox.url("remotes/Core.git").path)"),
-            ("Stalled", "git://127.0.0.1:\(server.port)/Stalled.git"),
-        ])
+        let server = try coreAndStalledWorkspace(sandbox)
+        defer { server.stop() }
         try FileManager.default.createDirectory(at: sandbox.url("ws/.modkit"), withIntermediateDirectories: true)
         let dead = try Spawn.start("/bin/true", [], environment: sandbox.environment, directory: sandbox.root.path,
                                    stdout: "/dev/null", stderr: "/dev/null")
@@ -90,13 +85,8 @@ import Glibc
     /// next sync waits for it to end instead of taking the lock over and racing it for the refs.
     @Test func theNextSyncWaitsForTheGitAKilledSyncLeftRunning() throws {
         let sandbox = try Sandbox()
-        try sandbox.makeRemote("Core")
-        let server = try SilentServer(sandbox: sandbox)
+        let server = try coreAndStalledWorkspace(sandbox)
         defer { server.stop() }
-        try sandbox.writeRemoteManifest([
-            ("Core", "file://\(sandbox.url("remotes/Core.git").path)"),
-            ("Stalled", "git://127.0.0.1:\(server.port)/Stalled.git"),
-        ])
         var environment = sandbox.environment
         environment["MODKIT_TIMEOUT"] = "0"  // the first run's git waits for the silent server for ever
         let lockFile = sandbox.url("ws/.modkit/lock").path
@@ -146,6 +136,18 @@ import Glibc
         #expect(!said.contains("cannot lock ref"), "\(said)")
         #expect(try sandbox.head(of: "Core") == sandbox.remoteHead("Core"))
         #expect(!FileManager.default.fileExists(atPath: lockFile))
+    }
+
+    /// A workspace of `Core` (a bare remote over file://) and `Stalled`, served by a server that accepts and never
+    /// answers; returns that server, for the caller to stop.
+    private func coreAndStalledWorkspace(_ sandbox: Sandbox) throws -> SilentServer {
+        try sandbox.makeRemote("Core")
+        let server = try SilentServer(sandbox: sandbox)
+        try sandbox.writeRemoteManifest([
+            ("Core", "file://\(sandbox.url("remotes/Core.git").path)"),
+            ("Stalled", "git://127.0.0.1:\(server.port)/Stalled.git"),
+        ])
+        return server
     }
 
     @Test func theManifestRepositorysGitignoreKeepsEveryByte() throws {

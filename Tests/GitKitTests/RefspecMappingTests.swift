@@ -1,3 +1,4 @@
+import Foundation
 @testable import GitKit
 import Testing
 
@@ -34,5 +35,13 @@ struct RefspecMappingTests {
         for url in ["git://127.0.0.1/Core.git", "https://example.com/Core.git", "ssh://git@host/Core.git", "git@host:org/Core.git"] {
             #expect(!Repository.isLocalURL(url), "\(url)")
         }
+    }
+}
+
+/// The move journal's start time, formatted without a date formatter.
+struct MoveTimestampTests {
+    @Test func timestampsAreUTCInISO8601() {
+        #expect(WorkTreeMove.timestamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00Z")
+        #expect(WorkTreeMove.timestamp(Date(timeIntervalSince1970: 1_796_367_789.9)) == ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: 1_796_367_789)))
     }
 }
