@@ -174,8 +174,15 @@ struct ModuleSyncer {
 
     private func moveChecked(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleSyncResult {
         let head = try repository.head()
-        let changes = try repository.localChanges()  // untracked files never count
-        let dirty = !changes.isEmpty
+        // Local changes (untracked files never count) are looked for only where a move would happen: a sync with
+        // nothing new reads no work tree.
+        var found: LocalChanges?
+        func changes() throws -> LocalChanges {
+            if let found { return found }
+            let scanned = try repository.localChanges()
+            found = scanned
+            return scanned
+        }
         var outcome: ModuleSyncResult
 
         switch (target, head) {
@@ -184,9 +191,9 @@ struct ModuleSyncer {
                 try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
             }
             if local == commit {
-                outcome = result(.upToDate, "up to date on \(name)" + (dirty ? " (with local changes)" : ""))
+                outcome = result(.upToDate, "up to date on \(name)")
             } else if try repository.isDescendant(commit, of: local) {
-                if dirty { return kept("local changes\(named(changes)); \(remote)/\(name) has new commits", commit: local) }
+                if try !changes().isEmpty { return kept("local changes\(named(try changes())); \(remote)/\(name) has new commits", commit: local) }
                 let count = try repository.aheadBehind(local: local, upstream: commit).behind
                 try WorkTreeMove.perform(repository, to: commit, branch: name,
                                          logMessage: "modkit sync: fast-forward \(name) to \(commit.short)")
@@ -195,7 +202,7 @@ struct ModuleSyncer {
             } else if let rewrite = try UpstreamRewrite.classify(repository, remote: remote, branch: name, local: local,
                                                                  upstream: commit, previous: previousTips[name]) {
                 guard case .follow = rewrite else { return kept(rewrite.reason, commit: local) }
-                if dirty { return kept("local changes; \(rewrite.reason)", commit: local) }
+                if try !changes().isEmpty { return kept("local changes; \(rewrite.reason)", commit: local) }
                 outcome = result(.updated, "followed \(remote)/\(name), which was rewritten (force-pushed)")
                 outcome.backup = try UpstreamRewrite.saveOldTip(repository, branch: name, commit: local, stamp: backupStamp)
                 try repository.fastForward(branch: name, to: commit, allowingRewrite: true)
@@ -218,7 +225,7 @@ struct ModuleSyncer {
             return outcome
 
         case (.branch(let name, let commit), _):
-            if dirty { return kept("local changes\(named(changes))", commit: head.commit) }
+            if try !changes().isEmpty { return kept("local changes\(named(try changes()))", commit: head.commit) }
             if let existing = try repository.branchTarget(name), existing != commit {
                 guard try repository.isDescendant(commit, of: existing) else {
                     return kept("local branch \(name) diverges from \(remote)/\(name)", commit: head.commit)
@@ -233,10 +240,10 @@ struct ModuleSyncer {
 
         case (.tag(_, let commit), _), (.commit(let commit), _):
             if case .detached(commit) = head {
-                outcome = result(.upToDate, "detached at \(target.label)" + (dirty ? " (with local changes)" : ""))
+                outcome = result(.upToDate, "detached at \(target.label)")
                 break
             }
-            if dirty { return kept("local changes\(named(changes))", commit: head.commit) }
+            if try !changes().isEmpty { return kept("local changes\(named(try changes()))", commit: head.commit) }
             try WorkTreeMove.preflight(repository, to: commit, branch: nil)
             outcome = result(.updated, "detached at \(target.label)")
             outcome.backup = try backupIfUnreachable(repository, head: head)
