@@ -9,8 +9,8 @@ extension Repository {
     /// refspec maps is already at the same object locally, and no local reference under a destination pattern is
     /// missing from the remote (so pruning removes nothing). False whenever that cannot be established cheaply: a
     /// remote that is not on this machine, refspecs of other forms, an unreadable remote.
-    func fetchWouldChangeNothing(remote: String, url: String, refspecs: [String]) -> Bool {
-        guard Self.isLocalURL(url) else { return false }
+    func fetchWouldChangeNothing(remote: String, refspecs: [String]) -> Bool {
+        guard let url = try? remoteURL(remote), GitKit.localPath(of: url) != nil else { return false }
         let mappings = refspecs.compactMap(RefspecMapping.init)
         guard !mappings.isEmpty, mappings.count == refspecs.count,
               let advertised = try? remoteReferences(remote) else { return false }
@@ -27,12 +27,6 @@ extension Repository {
             if local.contains(where: { expected[$0.name] == nil && $0.name != mapping.target + "HEAD" }) { return false }
         }
         return true
-    }
-
-    /// A url git reads from this machine's file system: `file://…`, or a plain path.
-    static func isLocalURL(_ url: String) -> Bool {
-        if url.hasPrefix("file://") { return true }
-        return url.hasPrefix("/") && !url.contains("://")
     }
 }
 

@@ -134,9 +134,8 @@ extension Repository {
             active.append("+refs/tags/*:\(Repository.tagMirrorPrefix(remote))*")
         }
         // Nothing new on a remote on this machine: no transfer at all (the refs are compared in-process).
-        let url = try remoteURL(remote)
         let unchanged = refspecs.isEmpty && options.depth == 0 && options.downloadTags == .all && options.prune
-            && url.map { fetchWouldChangeNothing(remote: remote, url: $0, refspecs: active) } == true
+            && fetchWouldChangeNothing(remote: remote, refspecs: active)
         if !unchanged { try transfer(active) }
         if options.downloadTags == .all { report.keptLocalTags = try adoptMirroredTags(remote: remote) }
         return report

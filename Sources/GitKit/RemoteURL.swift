@@ -110,4 +110,11 @@ public func redactingSecrets(_ text: String) -> String {
 extension GitKit {
     /// Whether git would reach `url` over ssh (`ssh://…` or scp-like `host:path`).
     public static func isSSHURL(_ url: String) -> Bool { RemoteURL.parse(url)?.isSSH ?? false }
+
+    /// The path of a repository git reads from this machine's file system: `file:///srv/x.git` or `/srv/x.git`;
+    /// nil for any other url.
+    public static func localPath(of url: String) -> String? {
+        if url.hasPrefix("file://") { return String(url.dropFirst("file://".count)) }
+        return url.hasPrefix("/") ? url : nil
+    }
 }

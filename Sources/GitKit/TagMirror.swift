@@ -22,11 +22,7 @@ extension Repository {
         let tags = try references(matching: "refs/tags/*")
         guard !tags.isEmpty else { return }
         for tag in tags {
-            var oid = tag.target.gitOID
-            var created: OpaquePointer?
-            try check(git_reference_create(&created, pointer, prefix + tag.name.removingPrefix("refs/tags/"), &oid, 0, nil),
-                      "git_reference_create")
-            if let created { git_reference_free(created) }
+            try setReference(prefix + tag.name.removingPrefix("refs/tags/"), to: tag.target, force: false, logMessage: "clone: tag mirror")
         }
         try packReferences()
     }

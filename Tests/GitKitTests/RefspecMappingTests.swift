@@ -30,10 +30,10 @@ struct RefspecMappingTests {
     }
 
     @Test func onlyPathsAndFileURLsAreLocal() {
-        #expect(Repository.isLocalURL("file:///srv/git/Core.git"))
-        #expect(Repository.isLocalURL("/srv/git/Core.git"))
+        #expect(GitKit.localPath(of: "file:///srv/git/Core.git") == "/srv/git/Core.git")
+        #expect(GitKit.localPath(of: "/srv/git/Core.git") == "/srv/git/Core.git")
         for url in ["git://127.0.0.1/Core.git", "https://example.com/Core.git", "ssh://git@host/Core.git", "git@host:org/Core.git"] {
-            #expect(!Repository.isLocalURL(url), "\(url)")
+            #expect(GitKit.localPath(of: url) == nil, "\(url)")
         }
     }
 }

@@ -174,15 +174,6 @@ struct ModuleSyncer {
 
     private func moveChecked(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleSyncResult {
         let head = try repository.head()
-        // Local changes (untracked files never count) are looked for only where a move would happen: a sync with
-        // nothing new reads no work tree.
-        var found: LocalChanges?
-        func changes() throws -> LocalChanges {
-            if let found { return found }
-            let scanned = try repository.localChanges()
-            found = scanned
-            return scanned
-        }
         var outcome: ModuleSyncResult
 
         switch (target, head) {
@@ -193,7 +184,7 @@ struct ModuleSyncer {
             if local == commit {
                 outcome = result(.upToDate, "up to date on \(name)")
             } else if try repository.isDescendant(commit, of: local) {
-                if try !changes().isEmpty { return kept("local changes\(named(try changes())); \(remote)/\(name) has new commits", commit: local) }
+                if let work = try localWork(repository) { return kept("local changes\(named(work)); \(remote)/\(name) has new commits", commit: local) }
                 let count = try repository.aheadBehind(local: local, upstream: commit).behind
                 try WorkTreeMove.perform(repository, to: commit, branch: name,
                                          logMessage: "modkit sync: fast-forward \(name) to \(commit.short)")
@@ -202,7 +193,7 @@ struct ModuleSyncer {
             } else if let rewrite = try UpstreamRewrite.classify(repository, remote: remote, branch: name, local: local,
                                                                  upstream: commit, previous: previousTips[name]) {
                 guard case .follow = rewrite else { return kept(rewrite.reason, commit: local) }
-                if try !changes().isEmpty { return kept("local changes; \(rewrite.reason)", commit: local) }
+                if try localWork(repository) != nil { return kept("local changes; \(rewrite.reason)", commit: local) }
                 outcome = result(.updated, "followed \(remote)/\(name), which was rewritten (force-pushed)")
                 outcome.backup = try UpstreamRewrite.saveOldTip(repository, branch: name, commit: local, stamp: backupStamp)
                 try repository.fastForward(branch: name, to: commit, allowingRewrite: true)
@@ -225,7 +216,7 @@ struct ModuleSyncer {
             return outcome
 
         case (.branch(let name, let commit), _):
-            if try !changes().isEmpty { return kept("local changes\(named(try changes()))", commit: head.commit) }
+            if let work = try localWork(repository) { return kept("local changes\(named(work))", commit: head.commit) }
             if let existing = try repository.branchTarget(name), existing != commit {
                 guard try repository.isDescendant(commit, of: existing) else {
                     return kept("local branch \(name) diverges from \(remote)/\(name)", commit: head.commit)
@@ -243,7 +234,7 @@ struct ModuleSyncer {
                 outcome = result(.upToDate, "detached at \(target.label)")
                 break
             }
-            if try !changes().isEmpty { return kept("local changes\(named(try changes()))", commit: head.commit) }
+            if let work = try localWork(repository) { return kept("local changes\(named(work))", commit: head.commit) }
             try WorkTreeMove.preflight(repository, to: commit, branch: nil)
             outcome = result(.updated, "detached at \(target.label)")
             outcome.backup = try backupIfUnreachable(repository, head: head)
@@ -253,6 +244,13 @@ struct ModuleSyncer {
         outcome.commit = target.commit.hex
         if let backup = outcome.backup { outcome.detail += "; saved the old HEAD as \(backup)" }
         return outcome
+    }
+
+    /// The repository's local changes (untracked files never count), nil when there are none. Looked for only where
+    /// a move would happen: a sync with nothing new reads no work tree.
+    private func localWork(_ repository: Repository) throws -> LocalChanges? {
+        let changes = try repository.localChanges()
+        return changes.isEmpty ? nil : changes
     }
 
     /// " in a, b and 3 more" for the paths holding local work.

@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 
 /// How big a repository is, cheaply: the bytes of its packs (one directory listing and a stat per pack).
 enum PackSize {
@@ -14,8 +15,7 @@ enum PackSize {
     /// The packs' bytes of the repository a `file://` url or plain path names (bare, or with a `.git` folder); nil for
     /// any other url, or a repository without a pack.
     static func bytes(ofLocalURL url: String) -> UInt64? {
-        let path: String
-        if url.hasPrefix("file://") { path = String(url.dropFirst("file://".count)) } else if url.hasPrefix("/") { path = url } else { return nil }
+        guard let path = GitKit.localPath(of: url) else { return nil }
         for gitDir in [path, path + "/.git"] {
             if let bytes = bytes(gitDir: gitDir), bytes > 0 { return bytes }
         }

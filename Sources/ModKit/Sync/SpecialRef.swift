@@ -38,15 +38,8 @@ enum LocalRepositoryURL {
     /// `file:///mirror/Alpha` or `/mirror/Alpha` → the same with `.git` when only `Alpha.git` is a repository (`Alpha` may
     /// still be a folder: `platform/build.git` beside `platform/build/blueprint.git`); any other url unchanged.
     static func resolve(_ url: String) -> String {
-        let path: Substring
-        if url.hasPrefix("file://") {
-            path = url.dropFirst("file://".count)
-        } else if url.hasPrefix("/") {
-            path = Substring(url)
-        } else {
-            return url
-        }
-        var trimmed = path
+        guard let path = GitKit.localPath(of: url) else { return url }
+        var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         guard !trimmed.hasSuffix(".git"), !Repository.isRepository(String(trimmed)), Repository.isRepository(trimmed + ".git") else { return url }
         return (url.hasPrefix("file://") ? "file://" : "") + trimmed + ".git"
