@@ -78,10 +78,18 @@ struct MoveIndex {
         try check(git_index_add(index.pointer, &item), "git_index_add")
     }
 
-    /// The index copied with its modification time: libgit2 judges which entries are "racily clean" against it.
+    /// The index as the staging file's starting point, with its modification time: libgit2 judges which entries are
+    /// "racily clean" against it. A hard link costs no copy and keeps the time; libgit2 then writes the staging index
+    /// through its own lock file and rename, so the shared inode (the live index) is never written. Where links are
+    /// unsupported, a plain copy: it is only a scratch file until the rename, so it needs no sync.
     private func copyKeepingTimes(_ source: String, to destination: String) throws {
+        if link(source, destination) == 0 { return }
         guard let data = FileManager.default.contents(atPath: source) else { throw FileSystem.error("cannot read", source) }
-        guard FileManager.default.createFile(atPath: destination, contents: data) else { throw FileSystem.error("cannot write", destination) }
+        do {
+            try AtomicWrite.replace(destination, with: data, temporary: destination + ".tmp", mode: 0o644, sync: false)
+        } catch {
+            throw FileSystem.error("cannot write", destination)
+        }
         var info = stat()
         guard stat(source, &info) == 0 else { return }
         #if canImport(Darwin)
