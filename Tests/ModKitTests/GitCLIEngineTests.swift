@@ -57,18 +57,31 @@ final class ProgressLog: @unchecked Sendable {
         #expect(auto.engine(for: sandbox.remoteURL).name == "git")
     }
 
-    @Test func clonesOverFileWithoutWorkTreeAndReportsProgress() throws {
+    /// A file:// remote is cloned by its path: the clone's object files are hard links to the remote's (no re-pack
+    /// through the transport), origin keeps the url as written, and the clone is a complete, independent repository.
+    @Test func clonesOverFileByHardLinksWithoutWorkTree() throws {
         let sandbox = try TransferSandbox()
-        let log = ProgressLog()
-        _ = try engine.clone(url: sandbox.remoteURL, to: sandbox.path("clone"), remote: "origin",
-                             options: TransferOptions(progress: { log.record($0); return true }))
+        try sandbox.git("-C", "remote.git", "repack", "-adq")
+        _ = try engine.clone(url: sandbox.remoteURL, to: sandbox.path("clone"), remote: "origin", options: TransferOptions())
         #expect(try sandbox.git("-C", "clone", "rev-parse", "origin/main") == sandbox.git("-C", "work", "rev-parse", "main"))
         #expect(try sandbox.git("-C", "clone", "tag", "--list") == "v1")
+        #expect(try sandbox.git("-C", "clone", "remote", "get-url", "origin") == sandbox.remoteURL)
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("clone")) == [".git"])
-        // 3 commits, 3 trees, 3 blobs, 1 tag. Bytes are not asserted: git prints its throughput only when a transfer
-        // lasts long enough; progressParserReadsGitsWording checks how bytes are read.
-        #expect(log.all.last?.totalObjects == 10)
-        #expect(log.all.last?.receivedObjects == 10)
+        let packs = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("remote.git/objects/pack")).filter { $0.hasSuffix(".pack") }
+        let pack = try #require(packs.first)
+        #expect(packs.count == 1)
+        #expect(try inode(sandbox.path("clone/.git/objects/pack/" + pack)) == inode(sandbox.path("remote.git/objects/pack/" + pack)))
+        // a later commit on the remote reaches the clone through the file:// transport as usual
+        let newer = try sandbox.commit("later.txt", "after the clone\n", push: true)
+        try sandbox.git("-C", "clone", "fetch", "-q", "origin")
+        #expect(try sandbox.git("-C", "clone", "rev-parse", "origin/main") == newer)
+        #expect(try sandbox.git("-C", "clone", "fsck", "--no-progress").isEmpty)
+    }
+
+    private func inode(_ path: String) throws -> UInt64 {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        return UInt64(info.st_ino)
     }
 
     /// Both engines: new tags come, a tag the remote moved stays as the user has it and is reported, the remote's
@@ -109,7 +122,14 @@ final class ProgressLog: @unchecked Sendable {
         let sandbox = try TransferSandbox()
         let daemon = try LoopbackGitDaemon(serving: sandbox.root)
         defer { daemon.stop() }
-        let repository = try engine.clone(url: daemon.url("remote.git"), to: sandbox.path("clone"), remote: "origin", options: TransferOptions())
+        let cloneLog = ProgressLog()
+        let repository = try engine.clone(url: daemon.url("remote.git"), to: sandbox.path("clone"), remote: "origin",
+                                          options: TransferOptions(progress: { cloneLog.record($0); return true }))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("clone")) == [".git"])
+        // 3 commits, 3 trees, 3 blobs, 1 tag. Bytes are not asserted: git prints its throughput only when a transfer
+        // lasts long enough; progressParserReadsGitsWording checks how bytes are read.
+        #expect(cloneLog.all.last?.totalObjects == 10)
+        #expect(cloneLog.all.last?.receivedObjects == 10)
         let newer = try sandbox.commit("daemon.txt", "over git://\n", push: true)
         let log = ProgressLog()
         _ = try engine.fetch(repository, remote: "origin", refspecs: [],

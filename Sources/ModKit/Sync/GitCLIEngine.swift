@@ -39,6 +39,8 @@ public struct GitCLIEngine: TransferEngine {
         if options.depth > 0 {
             arguments += ["--depth", String(options.depth), "--no-single-branch"]
             if url.hasPrefix("/") { source = "file://" + url }  // git ignores --depth for a plain local path
+        } else if options.filter == nil, let path = Self.hardLinkablePath(of: url) {
+            source = path
         }
         if let filter = options.filter { arguments.append("--filter=" + filter) }
         try run(arguments + ["--", source, path], url: url, progress: options.progress)
@@ -58,6 +60,17 @@ public struct GitCLIEngine: TransferEngine {
             if options.depth > 0 { arguments += ["--depth", String(options.depth)] }
             try run(arguments + ["--", remote] + active, url: url, progress: options.progress)
         }
+    }
+
+    /// The directory of a `file://` remote, cloned by its path instead: git then hard-links the object files (copies
+    /// them across file systems) rather than re-packing the whole history through its transport. Objects are never
+    /// rewritten in place, so sharing their inodes is safe (`git clone PATH` does the same); `origin` keeps the url.
+    /// nil for other urls and for a path that is not a directory here (git then reports the url as given).
+    static func hardLinkablePath(of url: String) -> String? {
+        guard url.hasPrefix("file://"), let path = GitKit.localPath(of: url), path.hasPrefix("/"),
+              !path.contains("%") else { return nil }
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue ? path : nil
     }
 
     /// Whether this git has `fetch --no-write-fetch-head` (2.29 and later).
