@@ -10,13 +10,15 @@ import Glibc
 /// that no local work or user file stands where the move writes, and that it can write what it needs.
 /// Each check throws a `WorkTreeMoveRefusal` naming the cause and the paths.
 enum MovePreflight {
-    static func run(_ repository: Repository, _ plan: MovePlan, branch: String?) throws {
+    /// `localChanges`: the repository's local changes when the caller has just read them (the work tree is then not
+    /// read a second time); nil reads them here.
+    static func run(_ repository: Repository, _ plan: MovePlan, branch: String?, localChanges: LocalChanges? = nil) throws {
         try checkNotBusy(repository, branch: branch)
         if let branch, let worktree = try WorkTreeMove.linkedWorktree(holding: branch, in: repository) {
             throw WorkTreeMoveRefusal(reason: "branch \(branch) is checked out in the linked worktree \(worktree)", paths: [],
                                       hint: "switch that worktree to another branch, or remove it, then run the command again")
         }
-        try checkLocalChanges(repository, plan)
+        try checkLocalChanges(repository, plan, known: localChanges)
         try checkNestedRepositories(repository, plan)
         try checkObstacles(repository, plan)
         try checkWritable(repository, plan)
@@ -58,8 +60,8 @@ enum MovePreflight {
     }
 
     /// Unmerged paths anywhere, or local changes to a path the move writes.
-    private static func checkLocalChanges(_ repository: Repository, _ plan: MovePlan) throws {
-        let local = try repository.localChanges()
+    private static func checkLocalChanges(_ repository: Repository, _ plan: MovePlan, known: LocalChanges?) throws {
+        let local = try known ?? repository.localChanges()
         if !local.conflicted.isEmpty {
             throw WorkTreeMoveRefusal(reason: "unmerged paths", paths: local.conflicted,
                                       hint: "resolve the conflicts and commit, then run the command again")

@@ -21,14 +21,15 @@ public enum WorkTreeMove {
     /// repository before it moves any. Local changes to paths the move does not touch are carried, as `git checkout` does.
     /// After an interrupted move, it checks that the move can be finished (as `recoverIfInterrupted` would);
     /// a further move from there to another commit is checked by `perform` once the first is finished.
-    public static func preflight(_ repository: Repository, to commit: OID, branch: String?) throws {
+    /// `localChanges`: what `Repository.localChanges()` just returned, when the caller read it (not read again).
+    public static func preflight(_ repository: Repository, to commit: OID, branch: String?, localChanges: LocalChanges? = nil) throws {
         if let journal = try MoveJournal.read(gitDir: repository.gitDir) {
             try MovePreflight.checkNotBusy(repository, branch: journal.toBranch)
             _ = try recoveryPlan(repository, journal)
             return
         }
         let plan = try MovePlan(repository, from: try repository.head().commit, to: commit)
-        try MovePreflight.run(repository, plan, branch: branch)
+        try MovePreflight.run(repository, plan, branch: branch, localChanges: localChanges)
     }
 
     /// The lock files (absolute paths) git takes for what a move to `branch` (nil: detached) writes; any of them
@@ -50,16 +51,18 @@ public enum WorkTreeMove {
     /// Moves HEAD to `commit`: on local branch `branch` (created or moved there: the caller decides whether that
     /// loses commits), or detached when `branch` is nil. Finishes an interrupted earlier move first. Throws a
     /// `WorkTreeMoveRefusal` when it did not start (nothing written); any other error leaves the journal, and the
-    /// next call finishes the move.
-    public static func perform(_ repository: Repository, to commit: OID, branch: String?, logMessage: String) throws {
-        try recoverIfInterrupted(repository)
+    /// next call finishes the move. `localChanges`: what `Repository.localChanges()` just returned, when the caller
+    /// read it; used only when no interrupted move had to be finished first (which changes the work tree).
+    public static func perform(_ repository: Repository, to commit: OID, branch: String?, logMessage: String,
+                               localChanges: LocalChanges? = nil) throws {
+        let recovered = try recoverIfInterrupted(repository)
         let head = try repository.head()
         let journal = MoveJournal(from: head.commit, fromBranch: head.branchName, to: commit, toBranch: branch,
                                   toBranchPrevious: try branch.flatMap { try repository.branchTarget($0) },
                                   started: timestamp())
         if journal.from == commit, journal.fromBranch == branch, journal.toBranchPrevious == (branch == nil ? nil : commit) { return }
         let plan = try MovePlan(repository, from: journal.from, to: commit)
-        try MovePreflight.run(repository, plan, branch: branch)
+        try MovePreflight.run(repository, plan, branch: branch, localChanges: recovered == nil ? localChanges : nil)
         try journal.write(gitDir: repository.gitDir)
         try MoveWriter(repository: repository, plan: plan).writeWorkTree()
         try finish(repository, plan, journal, logMessage: logMessage)

@@ -172,6 +172,8 @@ struct ModuleSyncer {
         }
     }
 
+    /// Local changes (untracked files never count) are read only where a move would happen, so a sync with nothing
+    /// new reads no work tree; they are read once and handed to the move, which then does not read them again.
     private func moveChecked(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleSyncResult {
         let head = try repository.head()
         var outcome: ModuleSyncResult
@@ -184,16 +186,17 @@ struct ModuleSyncer {
             if local == commit {
                 outcome = result(.upToDate, "up to date on \(name)")
             } else if try repository.isDescendant(commit, of: local) {
-                if let work = try localWork(repository) { return kept("local changes\(named(work)); \(remote)/\(name) has new commits", commit: local) }
+                let work = try repository.localChanges()
+                if !work.isEmpty { return kept("local changes\(named(work)); \(remote)/\(name) has new commits", commit: local) }
                 let count = try repository.aheadBehind(local: local, upstream: commit).behind
                 try WorkTreeMove.perform(repository, to: commit, branch: name,
-                                         logMessage: "modkit sync: fast-forward \(name) to \(commit.short)")
+                                         logMessage: "modkit sync: fast-forward \(name) to \(commit.short)", localChanges: work)
                 outcome = result(.updated, "fast-forwarded \(name) by \(count) commit\(count == 1 ? "" : "s")")
                 outcome.previousCommit = local.hex
             } else if let rewrite = try UpstreamRewrite.classify(repository, remote: remote, branch: name, local: local,
                                                                  upstream: commit, previous: previousTips[name]) {
                 guard case .follow = rewrite else { return kept(rewrite.reason, commit: local) }
-                if try localWork(repository) != nil { return kept("local changes; \(rewrite.reason)", commit: local) }
+                if try !repository.localChanges().isEmpty { return kept("local changes; \(rewrite.reason)", commit: local) }
                 outcome = result(.updated, "followed \(remote)/\(name), which was rewritten (force-pushed)")
                 outcome.backup = try UpstreamRewrite.saveOldTip(repository, branch: name, commit: local, stamp: backupStamp)
                 try repository.fastForward(branch: name, to: commit, allowingRewrite: true)
@@ -216,16 +219,17 @@ struct ModuleSyncer {
             return outcome
 
         case (.branch(let name, let commit), _):
-            if let work = try localWork(repository) { return kept("local changes\(named(work))", commit: head.commit) }
+            let work = try repository.localChanges()
+            if !work.isEmpty { return kept("local changes\(named(work))", commit: head.commit) }
             if let existing = try repository.branchTarget(name), existing != commit {
                 guard try repository.isDescendant(commit, of: existing) else {
                     return kept("local branch \(name) diverges from \(remote)/\(name)", commit: head.commit)
                 }
             }
-            try WorkTreeMove.preflight(repository, to: commit, branch: name)
+            try WorkTreeMove.preflight(repository, to: commit, branch: name, localChanges: work)
             outcome = result(.updated, "switched to \(name)")
             outcome.backup = try backupIfUnreachable(repository, head: head)
-            try WorkTreeMove.perform(repository, to: commit, branch: name, logMessage: "modkit sync: switch to \(name)")
+            try WorkTreeMove.perform(repository, to: commit, branch: name, logMessage: "modkit sync: switch to \(name)", localChanges: work)
             try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
             outcome.previousCommit = head.commit?.hex
 
@@ -234,23 +238,18 @@ struct ModuleSyncer {
                 outcome = result(.upToDate, "detached at \(target.label)")
                 break
             }
-            if let work = try localWork(repository) { return kept("local changes\(named(work))", commit: head.commit) }
-            try WorkTreeMove.preflight(repository, to: commit, branch: nil)
+            let work = try repository.localChanges()
+            if !work.isEmpty { return kept("local changes\(named(work))", commit: head.commit) }
+            try WorkTreeMove.preflight(repository, to: commit, branch: nil, localChanges: work)
             outcome = result(.updated, "detached at \(target.label)")
             outcome.backup = try backupIfUnreachable(repository, head: head)
-            try WorkTreeMove.perform(repository, to: commit, branch: nil, logMessage: "modkit sync: detach at \(target.label)")
+            try WorkTreeMove.perform(repository, to: commit, branch: nil, logMessage: "modkit sync: detach at \(target.label)",
+                                     localChanges: work)
             outcome.previousCommit = head.commit?.hex
         }
         outcome.commit = target.commit.hex
         if let backup = outcome.backup { outcome.detail += "; saved the old HEAD as \(backup)" }
         return outcome
-    }
-
-    /// The repository's local changes (untracked files never count), nil when there are none. Looked for only where
-    /// a move would happen: a sync with nothing new reads no work tree.
-    private func localWork(_ repository: Repository) throws -> LocalChanges? {
-        let changes = try repository.localChanges()
-        return changes.isEmpty ? nil : changes
     }
 
     /// " in a, b and 3 more" for the paths holding local work.
