@@ -5,7 +5,7 @@ import Darwin
 import Glibc
 #endif
 
-/// The record of a work-tree move in progress, `<git dir>/modkit/move`: written (atomically, synced) before the
+/// The record of a work-tree move in progress, `<git dir>/modkit/move`: written (atomically, by rename) before the
 /// first file changes and removed once files, index and references all show the target, so an interrupted
 /// move can be completed or undone by whoever finds it. One `key value` line each.
 public struct MoveJournal: Sendable, Equatable {
@@ -44,7 +44,9 @@ public struct MoveJournal: Sendable, Equatable {
                            toBranchPrevious: oid("to-branch-previous"), started: fields["started"] ?? "")
     }
 
-    /// Writes the journal to a temporary file, syncs it and renames it into place.
+    /// Writes the journal to a temporary file and renames it into place. It is not synced to disk, as git does not
+    /// sync its index and refs: the record survives a killed or interrupted process, which is what it is for. A
+    /// sync here waited on every other write the system had pending (after a fresh sync, most of an update's time).
     func write(gitDir: String) throws {
         let directory = Self.directory(gitDir: gitDir)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -63,9 +65,9 @@ public struct MoveJournal: Sendable, Equatable {
         guard descriptor >= 0 else { throw MoveJournal.failure("cannot write", temp) }
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        let synced = written == bytes.count && fsync(descriptor) == 0
+        let complete = written == bytes.count
         close(descriptor)
-        guard synced, rename(temp, Self.path(gitDir: gitDir)) == 0 else {
+        guard complete, rename(temp, Self.path(gitDir: gitDir)) == 0 else {
             let error = MoveJournal.failure("cannot write", temp)
             unlink(temp)
             throw error
