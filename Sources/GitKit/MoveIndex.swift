@@ -88,7 +88,7 @@ struct MoveIndex {
         do {
             try AtomicWrite.replace(destination, with: data, temporary: destination + ".tmp", mode: 0o644, sync: false)
         } catch {
-            throw FileSystem.error("cannot write", destination)
+            throw FileSystem.error("cannot write", destination, error.code)
         }
         var info = stat()
         guard stat(source, &info) == 0 else { return }
