@@ -47,7 +47,20 @@ extension Repository {
     /// at its target. The one forced checkout: such a work tree holds nothing to protect; a repository
     /// whose index is not empty is refused with `.uncommitted`.
     public func checkoutIntoNewWorkTree(branch: String?, commit: OID) throws {
+        try pointNewCloneHead(branch: branch, commit: commit)
+        var options = git_checkout_options()
+        try check(git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION)), "git_checkout_options_init")
+        options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue
+        try check(git_checkout_head(pointer, &options), "git_checkout_head")
+    }
+
+    /// The first half of `checkoutIntoNewWorkTree`, for a caller that writes the work tree another way (the git engine
+    /// runs `git checkout`): refuses a repository whose index is not empty, then points HEAD at `branch` (or detaches it
+    /// at `commit`) without touching the work tree.
+    public func pointNewCloneHead(branch: String?, commit: OID) throws {
         let index = IndexHandle(try make("git_repository_index") { git_repository_index(&$0, pointer) }, owner: self)
+        // re-read from disk: another process (git's checkout) may have written the index since this handle loaded it
+        try check(git_index_read(index.pointer, 1), "git_index_read")
         guard git_index_entrycount(index.pointer) == 0 else {
             throw GitError(code: .uncommitted, errorClass: "checkout",
                            message: "the work tree is not a new clone's; refusing a forced checkout",
@@ -60,10 +73,6 @@ extension Repository {
             var raw = commit.gitOID
             try check(git_repository_set_head_detached(pointer, &raw), "git_repository_set_head_detached")
         }
-        var options = git_checkout_options()
-        try check(git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION)), "git_checkout_options_init")
-        options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue
-        try check(git_checkout_head(pointer, &options), "git_checkout_head")
     }
 
     /// Writes the tree of a commit to the work tree and index with the SAFE strategy, relative to HEAD.

@@ -78,6 +78,41 @@ final class ProgressLog: @unchecked Sendable {
         #expect(try sandbox.git("-C", "clone", "fsck", "--no-progress").isEmpty)
     }
 
+    /// Each engine writes a new clone's first work tree: on a branch, or detached at a tag's commit, with the files
+    /// of that commit (the `eol=crlf` attribute applied, as git applies it), a clean status, and a second checkout
+    /// into the same repository refused without writing anything.
+    @Test(arguments: ["git", "libgit2"])
+    func firstCheckoutOfANewCloneWritesTheTargetsFiles(engineName: String) throws {
+        let engine = try FetchEngineSetting.engine(environment: ["MODKIT_FETCH_ENGINE": engineName])
+        let sandbox = try TransferSandbox()
+        try sandbox.commit(".gitattributes", "*.bat eol=crlf\n")
+        let tagged = try sandbox.commit("run.bat", "echo one\necho two\n")
+        try sandbox.git("-C", "work", "tag", "v2")
+        let newest = try sandbox.commit("file1.txt", "changed after v2\n", push: true)
+        try sandbox.git("-C", "work", "push", "-q", "origin", "v2")
+
+        let onBranch = try engine.clone(url: sandbox.remoteURL, to: sandbox.path("branch"), remote: "origin", options: TransferOptions())
+        try engine.checkOutNewClone(onBranch, branch: "main", commit: try #require(OID(hex: newest)))
+        #expect(try sandbox.git("-C", "branch", "symbolic-ref", "HEAD") == "refs/heads/main")
+        #expect(try String(contentsOfFile: sandbox.path("branch/file1.txt"), encoding: .utf8) == "changed after v2\n")
+        #expect(try String(contentsOfFile: sandbox.path("branch/run.bat"), encoding: .utf8) == "echo one\r\necho two\r\n")
+        #expect(try sandbox.git("-C", "branch", "status", "--porcelain", "--untracked-files=all").isEmpty)
+
+        let detached = try engine.clone(url: sandbox.remoteURL, to: sandbox.path("detached"), remote: "origin", options: TransferOptions())
+        try engine.checkOutNewClone(detached, branch: nil, commit: try #require(OID(hex: tagged)))
+        #expect(try sandbox.git("-C", "detached", "rev-parse", "HEAD") == tagged)
+        #expect(throws: (any Error).self) { try sandbox.git("-C", "detached", "symbolic-ref", "-q", "HEAD") }
+        #expect(try String(contentsOfFile: sandbox.path("detached/file1.txt"), encoding: .utf8) == "content 1\n")
+        #expect(try sandbox.git("-C", "detached", "status", "--porcelain", "--untracked-files=all").isEmpty)
+
+        // the index is no longer empty: refused, and the work tree and HEAD stay as they are
+        try "mine\n".write(toFile: sandbox.path("detached/file1.txt"), atomically: true, encoding: .utf8)
+        let newestID = try #require(OID(hex: newest))
+        #expect(throws: GitError.self) { try engine.checkOutNewClone(detached, branch: "main", commit: newestID) }
+        #expect(try String(contentsOfFile: sandbox.path("detached/file1.txt"), encoding: .utf8) == "mine\n")
+        #expect(try sandbox.git("-C", "detached", "rev-parse", "HEAD") == tagged)
+    }
+
     private func inode(_ path: String) throws -> UInt64 {
         var info = stat()
         guard stat(path, &info) == 0 else { throw CocoaError(.fileNoSuchFile) }

@@ -62,6 +62,14 @@ public struct GitCLIEngine: TransferEngine {
         }
     }
 
+    /// `git checkout -f` of the HEAD `pointNewCloneHead` set: git's own checkout, with its attribute and filter
+    /// handling (an installed LFS smudge filter included), into a work tree that holds nothing yet.
+    public func checkOutNewClone(_ repository: Repository, branch: String?, commit: OID) throws {
+        guard let directory = repository.workdir else { return }
+        try repository.pointNewCloneHead(branch: branch, commit: commit)
+        try run(["-C", directory, "checkout", "-q", "-f"], progress: nil)
+    }
+
     /// The directory of a `file://` remote, cloned by its path instead: git then hard-links the object files (copies
     /// them across file systems) rather than re-packing the whole history through its transport. Objects are never
     /// rewritten in place, so sharing their inodes is safe (`git clone PATH` does the same); `origin` keeps the url.

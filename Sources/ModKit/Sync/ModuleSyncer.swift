@@ -63,7 +63,7 @@ struct ModuleSyncer {
                 try repository.seedTagMirror(remote: remote)
                 try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)
                 target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
-                try placeFreshClone(repository, at: target)
+                try placeFreshClone(repository, at: target, checkingOutWith: cache?.engine ?? engine)
             }
             try CloneStaging.publish(staging, to: directory)
             var done = result(.cloned, "cloned \(target.label) at \(target.commit.short)")
@@ -77,7 +77,7 @@ struct ModuleSyncer {
 
     /// Puts a new clone (fetched, not yet checked out) at its target with one checkout, and drops the
     /// default branch the clone made if it is not the target.
-    private func placeFreshClone(_ repository: Repository, at target: RevisionTarget) throws {
+    private func placeFreshClone(_ repository: Repository, at target: RevisionTarget, checkingOutWith engine: any TransferEngine) throws {
         let initial = try repository.head()
         switch target {
         case .branch(let name, let commit):
@@ -87,9 +87,9 @@ struct ModuleSyncer {
             if try repository.upstream(ofBranch: name) == nil {
                 try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
             }
-            try repository.checkoutIntoNewWorkTree(branch: name, commit: commit)
+            try engine.checkOutNewClone(repository, branch: name, commit: commit)
         case .tag(_, let commit), .commit(let commit):
-            try repository.checkoutIntoNewWorkTree(branch: nil, commit: commit)
+            try engine.checkOutNewClone(repository, branch: nil, commit: commit)
         }
         if case .branch(let made, _) = initial, made != target.branchName {
             try repository.deleteReference("refs/heads/\(made)")
