@@ -67,6 +67,26 @@ import Testing
         #expect(try sandbox.git("-C", "warm", "rev-parse", "origin/main") == sandbox.git("-C", "work", "rev-parse", "main"))
         #expect(try sandbox.git("-C", "warm", "fsck", "--no-progress").isEmpty)
     }
+
+    /// The clone makes one trip to the server, the mirror's fetch: what was pushed since the cache was filled reaches
+    /// the clone through it, the clone's remote is the real url and a later fetch works without the cache.
+    @Test func aCloneThroughAStaleMirrorGetsWhatWasPushedSince() throws {
+        let sandbox = try TransferSandbox()
+        let daemon = try LoopbackGitDaemon(serving: sandbox.root)
+        defer { daemon.stop() }
+        let url = daemon.url("remote.git")
+        let cache = ObjectCache(directory: sandbox.path("cache"))
+        try cache.update(url: url)
+        let pushed = try sandbox.commit("later.txt", "later\n", push: true)
+        _ = try cache.clone(url: url, to: sandbox.path("warm"), remote: "origin", options: TransferOptions())
+        #expect(try sandbox.git("-C", "warm", "rev-parse", "origin/main") == pushed)
+        #expect(try sandbox.git("-C", "warm", "config", "remote.origin.url") == url)
+        try FileManager.default.removeItem(atPath: sandbox.path("cache"))
+        let newer = try sandbox.commit("newer.txt", "newer\n", push: true)
+        _ = try sandbox.git("-C", "warm", "fetch", "-q", "origin")
+        #expect(try sandbox.git("-C", "warm", "rev-parse", "origin/main") == newer)
+        #expect(try sandbox.git("-C", "warm", "fsck", "--no-progress", "--strict").isEmpty)
+    }
 }
 
 /// Errors thrown on concurrent workers.

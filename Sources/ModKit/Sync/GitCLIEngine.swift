@@ -44,8 +44,9 @@ public struct GitCLIEngine: TransferEngine {
         }
         if let filter = options.filter { arguments.append("--filter=" + filter) }
         try run(arguments + ["--", source, path], url: url, progress: options.progress)
-        if source != url { try run(["-C", path, "remote", "set-url", remote, url], progress: nil) }
-        return try Repository.open(path)
+        let repository = try Repository.open(path)
+        if source != url { try repository.setRemoteURL(remote, url: url) }
+        return repository
     }
 
     public func fetch(_ repository: Repository, remote: String, refspecs: [String], options: FetchOptions) throws -> FetchReport {
