@@ -58,4 +58,33 @@ extension SyncDepthEndToEndTests {
         #expect(try sandbox.spawnHead("Core") == pushed)
         #expect(try sandbox.spawnGit("fsck", "--no-progress", in: "ws/Libs/Core").isEmpty)
     }
+
+    /// `--depth 1` clones the manifest revision's branch alone (another branch's tip never arrives); when the manifest
+    /// later names another branch, the next sync fetches it and switches to it.
+    @Test func aShallowCloneHoldsTheRevisionsBranchAloneUntilTheManifestNamesAnother() throws {
+        let sandbox = try Sandbox()
+        try sandbox.makeRemote("Core")
+        try sandbox.spawnGit("config", "--global", "modkit.fetchEngine", "git")
+        try sandbox.write("topic work\n", to: "src/Core/TOPIC.md")
+        try sandbox.spawnGit("checkout", "-q", "-b", "topic", in: "src/Core")
+        try sandbox.spawnGit("add", "TOPIC.md", in: "src/Core")
+        try sandbox.spawnGit("commit", "-qm", "Topic", in: "src/Core")
+        let topic = try sandbox.spawnGit("rev-parse", "HEAD", in: "src/Core")
+        try sandbox.spawnGit("push", "-q", sandbox.url("remotes/Core.git").path, "topic", in: "src/Core")
+        try sandbox.spawnGit("checkout", "-q", "main", in: "src/Core")
+        try sandbox.writeRemoteManifest([("Core", "file://" + sandbox.url("remotes/Core.git").path)])
+        let fresh = try sandbox.modkitRemote("sync", "--depth", "1")
+        #expect(fresh.status == 0, "\(fresh.err)")
+        #expect(try sandbox.spawnGit("for-each-ref", "--format=%(refname)", "refs/remotes/origin/", in: "ws/Libs/Core")
+                == "refs/remotes/origin/HEAD\nrefs/remotes/origin/main")
+        #expect(throws: (any Error).self) { try sandbox.spawnGit("cat-file", "-e", topic, in: "ws/Libs/Core") }
+
+        try sandbox.write(try sandbox.read("ws/modkit.yml") + "    revision: topic\n", to: "ws/modkit.yml")
+        let switched = try sandbox.modkitRemote("sync")
+        #expect(switched.status == 0, "\(switched.err)")
+        #expect(try sandbox.spawnHead("Core") == topic)
+        #expect(try sandbox.spawnGit("rev-parse", "--abbrev-ref", "HEAD", in: "ws/Libs/Core") == "topic")
+        #expect(try sandbox.read("ws/Libs/Core/TOPIC.md") == "topic work\n")
+        #expect(try sandbox.spawnGit("fsck", "--no-progress", in: "ws/Libs/Core").isEmpty)
+    }
 }

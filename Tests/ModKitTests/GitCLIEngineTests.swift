@@ -188,6 +188,54 @@ final class ProgressLog: @unchecked Sendable {
         #expect(try sandbox.git("-C", "partial", "rev-list", "--count", "origin/main") == "3")
     }
 
+    /// A shallow clone for one revision fetches that branch (or tag) alone, with the tags on its tip, as
+    /// `git clone --depth` does: a stale branch's big file never arrives. Later fetches use the all-branches refspec.
+    @Test func aShallowCloneForOneRevisionFetchesThatBranchAlone() throws {
+        let sandbox = try TransferSandbox()
+        try sandbox.git("-C", "work", "checkout", "-q", "-b", "stale", "main~1")
+        let stale = try sandbox.commit("big.bin", String(repeating: "stale asset\n", count: 20_000))
+        try sandbox.git("-C", "work", "push", "-q", "origin", "stale")
+        try sandbox.git("-C", "work", "checkout", "-q", "main")
+        let main = try sandbox.git("-C", "work", "rev-parse", "main")
+        try sandbox.git("-C", "work", "tag", "on-main")
+        try sandbox.git("-C", "work", "push", "-q", "origin", "on-main")
+
+        for (label, revision) in [("default", ShallowRevision.remoteDefault), ("named", .named("main"))] {
+            _ = try engine.clone(url: sandbox.remoteURL, to: sandbox.path(label), remote: "origin",
+                                 options: TransferOptions(depth: 1, shallowRevision: revision))
+            #expect(try sandbox.git("-C", label, "for-each-ref", "--format=%(refname)", "refs/remotes/") == "refs/remotes/origin/HEAD\nrefs/remotes/origin/main")
+            #expect(try sandbox.git("-C", label, "rev-parse", "origin/main") == main)
+            #expect(try sandbox.git("-C", label, "tag", "--list") == "on-main\nv1")  // the tags on the tip
+            #expect(throws: (any Error).self) { try sandbox.git("-C", label, "cat-file", "-e", stale) }
+            #expect(try sandbox.git("-C", label, "config", "--get-all", "remote.origin.fetch") == "+refs/heads/*:refs/remotes/origin/*")
+        }
+        // the next fetch brings the other branches, as in any clone
+        try sandbox.git("-C", "named", "fetch", "-q", "origin")
+        #expect(try sandbox.git("-C", "named", "rev-parse", "origin/stale") == stale)
+
+        _ = try engine.clone(url: sandbox.remoteURL, to: sandbox.path("tag"), remote: "origin",
+                             options: TransferOptions(depth: 1, shallowRevision: .named("v1")))
+        #expect(try sandbox.git("-C", "tag", "rev-parse", "v1^{commit}") == sandbox.git("-C", "work", "rev-parse", "v1^{commit}"))
+
+        let missing = #expect(throws: ModKitError.self) {
+            try engine.clone(url: sandbox.remoteURL, to: sandbox.path("missing"), remote: "origin",
+                             options: TransferOptions(depth: 1, shallowRevision: .named("nosuch")))
+        }
+        #expect(missing?.message == "revision 'nosuch' is not a branch or tag of \(sandbox.remoteURL)", "\(String(describing: missing))")
+    }
+
+    /// Which revisions a shallow clone can be limited to: branches and tags by name; not commit ids or review refs.
+    @Test func shallowRevisionOfAManifestRevision() {
+        #expect(ShallowRevision(manifestRevision: nil) == .remoteDefault)
+        #expect(ShallowRevision(manifestRevision: "main") == .named("main"))
+        #expect(ShallowRevision(manifestRevision: "release/2.x") == .named("release/2.x"))
+        #expect(ShallowRevision(manifestRevision: "refs/heads/main") == .named("main"))
+        #expect(ShallowRevision(manifestRevision: "refs/tags/v1") == nil)
+        #expect(ShallowRevision(manifestRevision: String(repeating: "a", count: 40)) == nil)
+        #expect(ShallowRevision(manifestRevision: "refs/pull/12/head") == nil)
+        #expect(ShallowRevision(manifestRevision: "pull/12/head") == nil)
+    }
+
     @Test func failureNamesTheCommandWithoutTheCredential() throws {
         let sandbox = try TransferSandbox()
         let error = #expect(throws: ModKitError.self) {

@@ -37,15 +37,30 @@ public struct GitCLIEngine: TransferEngine {
         var arguments = ["clone", "--no-checkout", "--progress", "--origin", remote]
         var source = url
         if options.depth > 0 {
-            arguments += ["--depth", String(options.depth), "--no-single-branch"]
+            arguments += ["--depth", String(options.depth)]
+            switch options.shallowRevision {
+            case .named(let name)?: arguments += ["--single-branch", "--branch", name]
+            case .remoteDefault?: arguments.append("--single-branch")
+            case nil: arguments.append("--no-single-branch")
+            }
             if url.hasPrefix("/") { source = "file://" + url }  // git ignores --depth for a plain local path
         } else if options.filter == nil, let path = Self.hardLinkablePath(of: url) {
             source = path
         }
         if let filter = options.filter { arguments.append("--filter=" + filter) }
-        try run(arguments + ["--", source, path], url: url, progress: options.progress)
+        do {
+            try run(arguments + ["--", source, path], url: url, progress: options.progress)
+        } catch {
+            guard options.depth > 0, case .named(let name)? = options.shallowRevision,
+                  error.message.contains("not found in upstream") else { throw error }
+            throw ModKitError("revision '\(name)' is not a branch or tag of \(Redact.url(url))", hint: "check the module's revision in modkit.yml")
+        }
         let repository = try Repository.open(path)
         if source != url { try repository.setRemoteURL(remote, url: url) }
+        if options.depth > 0, options.shallowRevision != nil {
+            // git wrote a refspec for that one branch or tag; a later revision of the module may name any other
+            try repository.setConfigString("remote.\(remote).fetch", "+refs/heads/*:refs/remotes/\(remote)/*")
+        }
         return repository
     }
 

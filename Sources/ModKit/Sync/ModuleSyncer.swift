@@ -56,7 +56,7 @@ struct ModuleSyncer {
         do {
             let target: RevisionTarget
             do {
-                let options = TransferOptions(depth: depth, progress: progress)
+                let options = TransferOptions(depth: depth, shallowRevision: ShallowRevision(manifestRevision: revision), progress: progress)
                 let cache = engine is AutoEngine && GitKit.isSSHURL(url) ? nil : self.cache
                 let repository = try cache?.clone(url: url, to: staging.path, remote: remote, options: options)
                     ?? engine.clone(url: url, to: staging.path, remote: remote, options: options)

@@ -30,15 +30,42 @@ extension TransferEngine {
 public struct TransferOptions {
     /// Commits of history to fetch, 0 for all.
     public var depth: Int
+    /// What a shallow clone (`depth` > 0) is for: the one branch or tag it fetches, as `git clone --depth` does; nil
+    /// fetches the tips of every branch. Later fetches use the usual all-branches refspec.
+    public var shallowRevision: ShallowRevision?
     /// A partial clone filter such as `blob:none` (git engine only).
     public var filter: String?
     /// Called with the transfer's progress; returning false cancels a libgit2 transfer.
     public var progress: ((TransferProgress) -> Bool)?
 
-    public init(depth: Int = 0, filter: String? = nil, progress: ((TransferProgress) -> Bool)? = nil) {
+    public init(depth: Int = 0, shallowRevision: ShallowRevision? = nil, filter: String? = nil,
+                progress: ((TransferProgress) -> Bool)? = nil) {
         self.depth = depth
+        self.shallowRevision = shallowRevision
         self.filter = filter
         self.progress = progress
+    }
+}
+
+/// The one revision a shallow clone fetches: with every branch tip and the tags on them, a repository's shallow clone
+/// holds most of its history's big files (the heavy fixture's Core: 71 of 79 MB), where one branch's tip holds a third.
+public enum ShallowRevision: Equatable, Sendable {
+    /// The remote's default branch (its HEAD).
+    case remoteDefault
+    /// A branch, else a tag, of that name.
+    case named(String)
+
+    /// For a module's manifest revision: nil (every branch tip) for a commit id, a `refs/tags/` name (git would prefer a
+    /// branch of the same name) and review refs, which are fetched on their own.
+    public init?(manifestRevision revision: String?) {
+        guard let revision else { self = .remoteDefault; return }
+        if revision.hasPrefix("refs/heads/") {
+            self = .named(String(revision.dropFirst("refs/heads/".count)))
+            return
+        }
+        if revision.hasPrefix("refs/") || SpecialRef.remoteRef(for: revision) != nil || revision.isEmpty { return nil }
+        if revision.count == 40, OID(hex: revision) != nil { return nil }
+        self = .named(revision)
     }
 }
 
