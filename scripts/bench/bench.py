@@ -120,6 +120,8 @@ def measure(tools, runs, fx, env, only=None, peaks=None, around=None):
                 if peaks is not None:
                     peaks.setdefault(label, {})[tool.name] = max(peaks.get(label, {}).get(tool.name, 0),
                                                                  timing.last_peak_kb)
+        if method == "fresh":
+            timing.sweep_set_aside(fx.root)
         if around:
             around(label, "after")
         line = "  ".join(f"{name} {summary(values)}" for name, values in samples[label].items())

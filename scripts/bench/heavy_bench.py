@@ -13,7 +13,6 @@ import fixture
 import heavy
 import peers
 import servers
-from timing import remove_clones
 
 
 class HeavyFixture(fixture.Fixture):
