@@ -60,11 +60,11 @@ class Tool:
 
 def remove_clones(workspace):
     """Sets a workspace's clones aside before a fresh sync (untimed), into `.set-aside/` beside the workspace, and
-    flushes the file system. They are not deleted here: on ext4 without a journal (this project's CI machines) every
-    file created within 30 s of a mass deletion first scans the inode tables for the freed inodes it must not reuse,
-    which made a fresh sync right after deleting the last one up to 4x slower, the warm-cache sync most of all. Nobody
-    clones a workspace seconds after deleting another of the same size, so the sweep runs between measurements
-    (`sweep_set_aside`)."""
+    flushes the file system. They are not deleted here: on ext4 without a journal (as on the machine the README
+    figures come from) every file created within 30 s of a mass deletion first scans the inode tables for the
+    freed inodes it must not reuse, which made a fresh sync right after deleting the last one up to 4x slower, the
+    warm-cache sync most of all. Nobody clones a workspace seconds after deleting another of the same size, so the
+    sweep runs between measurements (`sweep_set_aside`)."""
     clones = os.path.join(workspace, "Libs")
     if os.path.isdir(clones):
         aside = os.path.join(os.path.dirname(os.path.abspath(workspace)), ".set-aside")
