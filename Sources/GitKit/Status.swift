@@ -34,14 +34,12 @@ extension Repository {
     public func status(paths: [String] = [], untracked: Bool = true, refreshingIndex: Bool = false) throws -> StatusSummary {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
-        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = untracked
             ? GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
             : 0
         return try withStrarray(paths) { pathspec throws(GitError) in
             options.pathspec = pathspec.pointee
-            let list = StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
-                                        owner: self)
+            let list = try statusList(&options)
             let summary = Self.summarize(list)
             // Files hashed beyond those reported modified had unchanged content but stale stat data.
             var performance = git_diff_perfdata()
@@ -52,6 +50,40 @@ extension Repository {
             }
             return summary
         }
+    }
+
+    /// The status of HEAD, index and work tree. When the index's cache-tree shows that the index is exactly
+    /// HEAD's tree (see `IndexCacheTree`), only the index and the work tree are compared: HEAD's trees are not
+    /// read, which in a large repository is a third of the work. The index file must be the same before the
+    /// check and after the status (git replaces it by renaming a new file over it); otherwise the full
+    /// comparison runs.
+    private func statusList(_ options: inout git_status_options) throws(GitError) -> StatusListHandle {
+        let judged = indexFileMatchingHead()
+        options.show = judged == nil ? GIT_STATUS_SHOW_INDEX_AND_WORKDIR : GIT_STATUS_SHOW_WORKDIR_ONLY
+        let list = StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
+                                    owner: self)
+        guard let judged, IndexFileIdentity(path: judged.path) != judged.identity else { return list }
+        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
+        return StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
+                                owner: self)
+    }
+
+    /// The index file's path and identity when its cache-tree says it is HEAD's tree; nil otherwise.
+    private func indexFileMatchingHead() -> (path: String, identity: IndexFileIdentity)? {
+        defer { git_error_clear() }
+        guard let index = try? openIndex(), let cPath = git_index_path(index.pointer) else { return nil }
+        let path = String(cString: cPath)
+        guard let (identity, bytes) = IndexFileIdentity.contents(path: path),
+              let cacheTree = IndexCacheTree(indexFile: bytes),
+              let headTree = headTreeID(), headTree == cacheTree.rootTree else { return nil }
+        return (path, identity)
+    }
+
+    /// The tree of HEAD's commit; nil when HEAD is unborn or unreadable.
+    private func headTreeID() -> OID? {
+        var commitID = git_oid()
+        guard git_reference_name_to_id(&commitID, pointer, "HEAD") == 0 else { return nil }
+        return treeID(ofCommit: OID(commitID))
     }
 
     /// Writes the refreshed stat data with git's protocol: `index.lock` is taken before the index is read and
@@ -93,6 +125,8 @@ extension Repository {
         defer { git_index_free(copy) }
         guard git_repository_set_index(pointer, copy) == 0 else { return }
         var options = statusOptions
+        // Stat data is refreshed by the index-to-work-tree comparison alone.
+        options.show = GIT_STATUS_SHOW_WORKDIR_ONLY
         options.flags |= GIT_STATUS_OPT_UPDATE_INDEX.rawValue
         var list: OpaquePointer?
         guard git_status_list_new(&list, pointer, &options) == 0 else { return }
@@ -133,9 +167,8 @@ extension Repository {
     public func changedTrackedPaths() throws -> [String] {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
-        options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR
         options.flags = 0
-        let list = StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) }, owner: self)
+        let list = try statusList(&options)
         var paths: [String] = []
         for index in 0..<git_status_list_entrycount(list.pointer) {
             guard let entry = git_status_byindex(list.pointer, index) else { continue }
@@ -143,5 +176,52 @@ extension Repository {
             if let path = delta?.pointee.new_file.path ?? delta?.pointee.old_file.path { paths.append(String(cString: path)) }
         }
         return paths.sorted()
+    }
+}
+
+/// Which file an index path names, and when it was last written: git and libgit2 write a new index to
+/// `index.lock` and rename it into place, so a changed index has a new identity.
+struct IndexFileIdentity: Equatable {
+    private let device: UInt64
+    private let inode: UInt64
+    private let size: Int64
+    private let modified: [Int]
+    private let changed: [Int]
+
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        #if canImport(Darwin)
+        modified = [Int(info.st_mtimespec.tv_sec), Int(info.st_mtimespec.tv_nsec)]
+        changed = [Int(info.st_ctimespec.tv_sec), Int(info.st_ctimespec.tv_nsec)]
+        #else
+        modified = [Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
+        changed = [Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec)]
+        #endif
+    }
+
+    /// The file's identity and its bytes, read through one descriptor; nil when it cannot be read whole.
+    static func contents(path: String) -> (IndexFileIdentity, [UInt8])? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_size > 0, info.st_size < 1 << 31 else { return nil }
+        let size = Int(info.st_size)
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + done, size - done) }
+            guard count > 0 else { return nil }
+            done += count
+        }
+        return (IndexFileIdentity(info), bytes)
     }
 }

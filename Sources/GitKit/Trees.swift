@@ -8,6 +8,13 @@ public struct Gitlink: Sendable, Equatable {
 }
 
 extension Repository {
+    /// The id of a commit's tree, read from the commit alone; nil when the commit is missing or unreadable.
+    func treeID(ofCommit commit: OID) -> OID? {
+        defer { git_error_clear() }
+        guard let object = try? lookupCommit(commit), let tree = git_commit_tree_id(object.pointer) else { return nil }
+        return OID(tree)
+    }
+
     /// Every gitlink in the tree of `revision`, in path order; throws `.notFound` when the revision does not exist (e.g. an unborn HEAD).
     public func gitlinks(at revision: String = "HEAD") throws -> [Gitlink] {
         let commit = try resolveCommitObject(revision).commit
