@@ -22,6 +22,7 @@ struct MoveIndex {
         let before = Self.identity(indexPath)
         if before != nil { try copyKeepingTimes(indexPath, to: staging) }
 
+        let keepsCacheTree = cacheTreeIsFromTree(staging)
         let index = IndexHandle(try make("git_index_open") { git_index_open(&$0, staging) }, owner: repository)
         for change in plan.changes {
             guard let new = change.new else {
@@ -30,6 +31,13 @@ struct MoveIndex {
                 continue
             }
             try add(new, at: change.path, skipWorktree: plan.skipped.contains(change.path), to: index)
+        }
+        if keepsCacheTree {
+            // The index was the old commit's tree and now is the new one's: record it, as git's merge does, so
+            // that the next status need not compare HEAD with the index (see `IndexCacheTree`). Only the
+            // directories the move changed are rebuilt, and their trees are already in the repository.
+            var tree = git_oid()
+            if git_index_write_tree_to(&tree, index.pointer, repository.pointer) != 0 { git_error_clear() }
         }
         try check(git_index_write(index.pointer), "git_index_write")
 
@@ -46,6 +54,13 @@ struct MoveIndex {
                                       hint: "run the command again: it finishes the move")
         }
         guard rename(staging, indexPath) == 0 else { throw FileSystem.error("cannot replace", indexPath) }
+    }
+
+    /// Whether the index at `path` is exactly the tree of the commit the move starts from, by its cache-tree.
+    private func cacheTreeIsFromTree(_ path: String) -> Bool {
+        guard let from = plan.from, let fromTree = repository.treeID(ofCommit: from),
+              let (_, bytes) = IndexFileIdentity.contents(path: path) else { return false }
+        return IndexCacheTree(indexFile: bytes)?.rootTree == fromTree
     }
 
     /// An entry with the stat data of the file just written, so the next status does not re-read it.

@@ -136,4 +136,51 @@ import Testing
         #expect(try repository.status() == StatusSummary(modified: 1, untracked: 1))
         #expect(try repository.status(paths: ["Sources"]) == StatusSummary())
     }
+
+    /// A move from a commit whose tree the index records leaves the new commit's tree recorded, as git's own
+    /// fast-forward does, with every tree it names in the repository and no object written.
+    @Test func aMoveRecordsTheNewTree() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let work = try makeRepository(sandbox)
+        let target = try commitFile(work, "Sources/Module3/Deep/Added.swift", "added\n", "Four")
+        try FileManager.default.removeItem(atPath: work + "/Sources/Module0/Deep/File4.swift")
+        try git("commit", "-q", "-a", "-m", "Five", in: work)
+        let newest = try #require(OID(hex: try git("rev-parse", "HEAD", in: work)))
+        try git("reset", "-q", "--hard", "HEAD~3", in: work)
+        #expect(IndexCacheTree(indexFile: try indexBytes(work))?.rootTree == (try headTree(work)))
+        let objects = try git("count-objects", "-v", in: work)
+
+        let repository = try Repository.open(work)
+        try WorkTreeMove.perform(repository, to: target, branch: "main", logMessage: "test: move")
+        #expect(try git("rev-parse", "HEAD", in: work) == target.hex)
+        #expect(IndexCacheTree(indexFile: try indexBytes(work))?.rootTree == (try headTree(work)))
+        try WorkTreeMove.perform(repository, to: newest, branch: "main", logMessage: "test: move")
+        #expect(IndexCacheTree(indexFile: try indexBytes(work))?.rootTree == (try headTree(work)))
+        #expect(try git("count-objects", "-v", in: work) == objects, "the recorded trees were all there")
+        #expect(try git("status", "--porcelain", in: work) == "")
+        // git builds its next commit from the recorded trees: they must be the true ones.
+        try git("commit", "-q", "--allow-empty", "-m", "Six", in: work)
+        #expect(try git("rev-parse", "HEAD^{tree}", in: work) == (try git("rev-parse", "\(newest.hex)^{tree}", in: work)))
+        #expect(try repository.status() == StatusSummary())
+    }
+
+    /// With a change staged, the index is no commit's tree: the move keeps it staged and records nothing.
+    @Test func aMoveWithAStagedChangeRecordsNoTree() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let work = try makeRepository(sandbox)
+        let target = try commitFile(work, "Sources/Module3/Deep/Added.swift", "added\n", "Four")
+        try git("reset", "-q", "--hard", "HEAD~1", in: work)
+        try write("staged\n", to: work + "/Sources/Module1/Deep/File5.swift")
+        try git("add", "Sources/Module1/Deep/File5.swift", in: work)
+        let objects = try git("count-objects", "-v", in: work)
+
+        let repository = try Repository.open(work)
+        try WorkTreeMove.perform(repository, to: target, branch: "main", logMessage: "test: move")
+        #expect(IndexCacheTree(indexFile: try indexBytes(work)) == nil)
+        #expect(try git("count-objects", "-v", in: work) == objects)
+        #expect(try git("status", "--porcelain", in: work) == "M  Sources/Module1/Deep/File5.swift")
+        #expect(try repository.status() == StatusSummary(staged: 1))
+    }
 }
