@@ -22,5 +22,7 @@ let package = Package(
         .executableTarget(name: "FuzzJSON", dependencies: [modkit]),
         // Repo manifests (the XML reader).
         .executableTarget(name: "FuzzXML", dependencies: [modkit]),
+        // .git/index files (the cache-tree reader status trusts).
+        .executableTarget(name: "FuzzIndex", dependencies: [modkit]),
     ]
 )

@@ -1,0 +1,7 @@
+import GitKit
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    _ = IndexCacheTree(indexFile: Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}
