@@ -20,13 +20,45 @@ public struct IndexCacheTree: Equatable, Sendable {
         guard let tree = bytes.withUnsafeBufferPointer({ IndexFileReader($0)?.validRootTree() }) else { return nil }
         rootTree = tree
     }
+
+    /// The entries of an index file whose root record is valid, with the stat data git recorded for each; nil
+    /// when `init(indexFile:)` would be nil.
+    static func entries(indexFile bytes: [UInt8]) -> [IndexEntryStat]? {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let reader = IndexFileReader(buffer), reader.validRootTree() != nil else { return nil }
+            var entries: [IndexEntryStat] = []
+            entries.reserveCapacity(reader.entryCount)
+            guard reader.skipEntries(collecting: { entries.append($0) }) != nil else { return nil }
+            return entries
+        }
+    }
+}
+
+/// One index entry as git recorded it: the file's path in the work tree and what `lstat` said when git last
+/// knew its content (32-bit fields, as the file holds them).
+struct IndexEntryStat {
+    /// The path's bytes as git stores them (compared as bytes: Swift's String equality would merge Unicode forms).
+    let path: [UInt8]
+    let changedSeconds: UInt32
+    let changedNanoseconds: UInt32
+    let modifiedSeconds: UInt32
+    let modifiedNanoseconds: UInt32
+    let inode: UInt32
+    let mode: UInt32
+    let uid: UInt32
+    let gid: UInt32
+    let size: UInt32
+    /// `git update-index --assume-unchanged`: git does not look at the file.
+    let assumeUnchanged: Bool
+    /// Outside a sparse checkout: the file is not in the work tree.
+    let skipWorktree: Bool
 }
 
 /// A bounds-checked walk over an index file's bytes.
 private struct IndexFileReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let version: UInt32
-    private let entryCount: Int
+    let entryCount: Int
     /// The SHA-1 trailer: extensions end where it starts.
     private static let checksumSize = 20
     private static let oidSize = 20
@@ -65,27 +97,32 @@ private struct IndexFileReader {
     }
 
     /// The offset just past the last entry; nil for a malformed entry or one a cache-tree cannot vouch for.
-    private func skipEntries() -> Int? {
+    /// `collecting` is given each entry, in the file's (sorted) order.
+    func skipEntries(collecting: ((IndexEntryStat) -> Void)? = nil) -> Int? {
         let end = bytes.count - Self.checksumSize
         // ctime, mtime (8 each), dev, ino, mode, uid, gid, size (4 each), the object id and 16 bits of flags.
         let fixed = 40 + Self.oidSize + 2
         var offset = 12
+        var previousName: [UInt8] = []
         var previousNameLength = 0
         for _ in 0..<entryCount {
             guard end - offset >= fixed else { return nil }
+            let entryStart = offset
             let mode = Self.bigEndian32(bytes, at: offset + 24)
             let flags = Self.bigEndian16(bytes, at: offset + fixed - 2)
+            var extended: UInt16 = 0
             var nameStart = offset + fixed
             // Stage bits: an unmerged entry (which no valid cache-tree covers anyway).
             guard flags & 0x3000 == 0, mode & 0o170000 != 0o040000 else { return nil }
             if flags & 0x4000 != 0 {
                 guard version >= 3, end - nameStart >= 2 else { return nil }
-                let extended = Self.bigEndian16(bytes, at: nameStart)
+                extended = Self.bigEndian16(bytes, at: nameStart)
                 // Intent-to-add and sparse-directory entries are not in the trees the index makes.
                 guard extended & 0x2000 == 0 else { return nil }
                 nameStart += 2
             }
             var cursor = nameStart
+            let name: Range<Int>
             if version == 4 {
                 // The name drops N bytes from the end of the previous name and adds a NUL-terminated suffix.
                 guard let (strip, afterNumber) = readOffsetNumber(at: cursor), strip <= previousNameLength else { return nil }
@@ -93,13 +130,27 @@ private struct IndexFileReader {
                 guard let terminator = nul(from: cursor, before: end) else { return nil }
                 previousNameLength = previousNameLength - strip + (terminator - cursor)
                 guard previousNameLength > 0 else { return nil }
+                name = cursor..<terminator
+                if collecting != nil {
+                    previousName.removeLast(strip)
+                    previousName.append(contentsOf: bytes[name])
+                }
                 offset = terminator + 1
             } else {
                 guard let terminator = nul(from: cursor, before: end), terminator > cursor else { return nil }
                 // Entries are padded with 1 to 8 NULs to a multiple of 8 bytes from their start.
                 let length = (terminator - offset + 8) & ~7
                 guard length <= end - offset else { return nil }
+                name = cursor..<terminator
                 offset += length
+            }
+            if let collecting {
+                let field = { (index: Int) in Self.bigEndian32(self.bytes, at: entryStart + 4 * index) }
+                collecting(IndexEntryStat(
+                    path: version == 4 ? previousName : Array(bytes[name]),
+                    changedSeconds: field(0), changedNanoseconds: field(1), modifiedSeconds: field(2), modifiedNanoseconds: field(3),
+                    inode: field(5), mode: mode, uid: field(7), gid: field(8), size: field(9),
+                    assumeUnchanged: flags & 0x8000 != 0, skipWorktree: extended & 0x4000 != 0))
             }
         }
         return offset

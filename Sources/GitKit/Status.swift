@@ -37,9 +37,13 @@ extension Repository {
         options.flags = untracked
             ? GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
             : 0
+        let judged = indexFileMatchingHead()
+        if paths.isEmpty, let judged, CleanWorkTreeProof(repository: self, index: judged).holds(untracked: untracked) {
+            return StatusSummary()
+        }
         return try withStrarray(paths) { pathspec throws(GitError) in
             options.pathspec = pathspec.pointee
-            let list = try statusList(&options)
+            let list = try statusList(&options, judged: judged)
             let summary = Self.summarize(list)
             // Files hashed beyond those reported modified had unchanged content but stale stat data.
             var performance = git_diff_perfdata()
@@ -57,8 +61,7 @@ extension Repository {
     /// read, which in a large repository is a third of the work. The index file must be the same before the
     /// check and after the status (git replaces it by renaming a new file over it); otherwise the full
     /// comparison runs.
-    private func statusList(_ options: inout git_status_options) throws(GitError) -> StatusListHandle {
-        let judged = indexFileMatchingHead()
+    private func statusList(_ options: inout git_status_options, judged: JudgedIndex?) throws(GitError) -> StatusListHandle {
         options.show = judged == nil ? GIT_STATUS_SHOW_INDEX_AND_WORKDIR : GIT_STATUS_SHOW_WORKDIR_ONLY
         let list = StatusListHandle(try make("git_status_list_new") { git_status_list_new(&$0, pointer, &options) },
                                     owner: self)
@@ -68,15 +71,15 @@ extension Repository {
                                 owner: self)
     }
 
-    /// The index file's path and identity when its cache-tree says it is HEAD's tree; nil otherwise.
-    private func indexFileMatchingHead() -> (path: String, identity: IndexFileIdentity)? {
-        defer { git_error_clear() }
-        guard let index = try? openIndex(), let cPath = git_index_path(index.pointer) else { return nil }
-        let path = String(cString: cPath)
+    /// The index file when its cache-tree says it is HEAD's tree; nil otherwise.
+    func indexFileMatchingHead() -> JudgedIndex? {
+        // libgit2 keeps the index in the git directory (a linked work tree's own), and a proof of a clean work tree
+        // needs nothing of its parsed copy.
+        let path = gitDir + "/index"
         guard let (identity, bytes) = IndexFileIdentity.contents(path: path),
               let cacheTree = IndexCacheTree(indexFile: bytes),
               let headTree = headTreeID(), headTree == cacheTree.rootTree else { return nil }
-        return (path, identity)
+        return JudgedIndex(path: path, identity: identity, bytes: bytes)
     }
 
     /// The tree of HEAD's commit; nil when HEAD is unborn or unreadable.
@@ -168,7 +171,9 @@ extension Repository {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         options.flags = 0
-        let list = try statusList(&options)
+        let judged = indexFileMatchingHead()
+        if let judged, CleanWorkTreeProof(repository: self, index: judged).holds(untracked: false) { return [] }
+        let list = try statusList(&options, judged: judged)
         var paths: [String] = []
         for index in 0..<git_status_list_entrycount(list.pointer) {
             guard let entry = git_status_byindex(list.pointer, index) else { continue }
@@ -179,6 +184,13 @@ extension Repository {
     }
 }
 
+/// An index file whose cache-tree showed it to be HEAD's tree, as read then.
+struct JudgedIndex {
+    let path: String
+    let identity: IndexFileIdentity
+    let bytes: [UInt8]
+}
+
 /// Which file an index path names, and when it was last written: git and libgit2 write a new index to
 /// `index.lock` and rename it into place, so a changed index has a new identity.
 struct IndexFileIdentity: Equatable {
@@ -187,6 +199,9 @@ struct IndexFileIdentity: Equatable {
     private let size: Int64
     private let modified: [Int]
     private let changed: [Int]
+
+    /// The file's modification time as the index's 32-bit fields hold times: seconds and nanoseconds.
+    var modifiedTime: (UInt32, UInt32) { (UInt32(truncatingIfNeeded: modified[0]), UInt32(truncatingIfNeeded: modified[1])) }
 
     init?(path: String) {
         var info = stat()
