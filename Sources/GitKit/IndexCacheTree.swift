@@ -25,10 +25,10 @@ public struct IndexCacheTree: Equatable, Sendable {
     /// when `init(indexFile:)` would be nil.
     static func entries(indexFile bytes: [UInt8]) -> [IndexEntryStat]? {
         bytes.withUnsafeBufferPointer { buffer in
-            guard let reader = IndexFileReader(buffer), reader.validRootTree() != nil else { return nil }
+            guard let reader = IndexFileReader(buffer) else { return nil }
             var entries: [IndexEntryStat] = []
             entries.reserveCapacity(reader.entryCount)
-            guard reader.skipEntries(collecting: { entries.append($0) }) != nil else { return nil }
+            guard reader.validRootTree(collecting: { entries.append($0) }) != nil else { return nil }
             return entries
         }
     }
@@ -73,8 +73,9 @@ private struct IndexFileReader {
         guard (2...4).contains(version) else { return nil }
     }
 
-    func validRootTree() -> OID? {
-        guard let extensionsStart = skipEntries() else { return nil }
+    /// `collecting` is given each entry on the way (see `skipEntries`).
+    func validRootTree(collecting: ((IndexEntryStat) -> Void)? = nil) -> OID? {
+        guard let extensionsStart = skipEntries(collecting: collecting) else { return nil }
         let end = bytes.count - Self.checksumSize
         var offset = extensionsStart
         var root: (count: Int, tree: OID)?
