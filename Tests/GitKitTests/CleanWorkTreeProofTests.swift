@@ -5,23 +5,13 @@ import Testing
 /// The stat-data proof of a clean work tree: it holds where `git status` is clean and the stat data say so, gives up
 /// everywhere else, and status then counts what `git status` counts.
 @Suite struct CleanWorkTreeProofTests {
-    /// A repository made by the git CLI: nested directories, an executable, a symbolic link, an ignored directory.
+    /// A repository made by the git CLI (`makeGitWorkTree`) with an ignored directory and a precomposed name.
     private func makeRepository(_ sandbox: Sandbox) throws -> String {
-        let work = sandbox.at("work")
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        try git("init", "-q", "-b", "main", work, in: sandbox.path)
-        for index in 0..<30 {
-            try write("file \(index)\n", to: work + "/Sources/Module\(index % 3)/Deep/File\(index).swift")
-        }
-        try write("#!/bin/sh\n", to: work + "/scripts/run.sh")
-        try git("update-index", "--chmod=+x", "--add", "scripts/run.sh", in: work)
-        try FileManager.default.createSymbolicLink(atPath: work + "/link", withDestinationPath: "scripts/run.sh")
+        let work = try makeGitWorkTree(sandbox, files: 30, modules: 3)
         try write(".build/\n*.log\n", to: work + "/.gitignore")
         try write("caf\u{E9}\n", to: work + "/Sources/Caf\u{E9}.swift")  // NFC on disk and in the index
         try commitFile(work, "README.md", "one\n", "One")
-        // Files written in the same tick as the index are racily clean until git writes the index again later.
-        Thread.sleep(forTimeInterval: 0.05)
-        try git("update-index", "--refresh", "-q", in: work)
+        try settle(work)
         try git("commit", "-q", "--allow-empty", "-m", "Two", in: work)
         return work
     }
@@ -38,8 +28,10 @@ import Testing
         try git("update-index", "--refresh", "-q", in: work)
     }
 
+    /// git's view, without the index write `git status` makes when it refreshes stat data: that write would decide
+    /// what the proof sees next, depending on whether a second boundary passed.
     private func gitStatus(_ work: String) throws -> String {
-        try git("status", "--porcelain", "--untracked-files=all", in: work)
+        try git("--no-optional-locks", "status", "--porcelain", "--untracked-files=all", in: work)
     }
 
     @Test func holdsForACleanWorkTreeWithIgnoredFiles() throws {

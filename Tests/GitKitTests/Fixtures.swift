@@ -130,6 +130,22 @@ func commitFile(_ repo: String, _ file: String, _ content: String, _ message: St
     return try #require(OID(hex: try git("rev-parse", "HEAD", in: repo)))
 }
 
+/// A work tree made by the git CLI and not yet committed: `files` files over `modules` directories
+/// (`Sources/Module<n>/Deep/File<i>.swift`), the executable `scripts/run.sh` staged with git's own mode, and the
+/// symbolic link `link` to it. The index is the one git writes, for tests that read it.
+func makeGitWorkTree(_ sandbox: Sandbox, files: Int, modules: Int) throws -> String {
+    let work = sandbox.at("work")
+    try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    try git("init", "-q", "-b", "main", work, in: sandbox.path)
+    for index in 0..<files {
+        try write("file \(index)\n", to: work + "/Sources/Module\(index % modules)/Deep/File\(index).swift")
+    }
+    try write("#!/bin/sh\n", to: work + "/scripts/run.sh")
+    try git("update-index", "--chmod=+x", "--add", "scripts/run.sh", in: work)
+    try FileManager.default.createSymbolicLink(atPath: work + "/link", withDestinationPath: "scripts/run.sh")
+    return work
+}
+
 /// A bare remote built with the git CLI from a seed work tree.
 ///
 /// History: c1 "Initial commit" (README.md) → c2 "Add notes" (notes.txt, tagged v1.0 annotated)

@@ -5,17 +5,9 @@ import Testing
 /// The cache-tree reader against indexes written by the real git, and status (which trusts it) against
 /// `git status` in the states that keep or break the cache-tree.
 @Suite struct IndexCacheTreeTests {
-    /// A repository made by the git CLI: nested directories, an executable and a symbolic link, three commits.
+    /// A repository made by the git CLI (`makeGitWorkTree`) with three commits.
     private func makeRepository(_ sandbox: Sandbox) throws -> String {
-        let work = sandbox.at("work")
-        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-        try git("init", "-q", "-b", "main", work, in: sandbox.path)
-        for index in 0..<40 {
-            try write("file \(index)\n", to: work + "/Sources/Module\(index % 4)/Deep/File\(index).swift")
-        }
-        try write("#!/bin/sh\n", to: work + "/scripts/run.sh")
-        try git("update-index", "--chmod=+x", "--add", "scripts/run.sh", in: work)
-        try FileManager.default.createSymbolicLink(atPath: work + "/link", withDestinationPath: "scripts/run.sh")
+        let work = try makeGitWorkTree(sandbox, files: 40, modules: 4)
         try commitFile(work, "README.md", "one\n", "One")
         try commitFile(work, "Sources/Module1/Deep/File1.swift", "changed\n", "Two")
         try commitFile(work, "Sources/Module2/New.swift", "new\n", "Three")
