@@ -25,17 +25,19 @@ struct CleanWorkTreeProof {
 
     func holds(untracked: Bool) -> Bool {
         guard let workdir = repository.workdir, let settings = Settings(repository),
-              let entries = IndexCacheTree.entries(indexFile: index.bytes) else { return false }
-        let directory = open(workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directory >= 0 else { return false }
-        defer { close(directory) }
-        guard allUnchanged(entries.filter { !$0.assumeUnchanged && !$0.skipWorktree }, in: directory, settings) else { return false }
-        if untracked, !hasOnlyIgnoredUntrackedNames(entries, in: directory) { return false }
+              let entries = IndexCacheTree.entries(indexFile: index.bytes),
+              entries.allSatisfy({ Self.isPlainPath($0.path) }) else { return false }
+        let root = open(workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard root >= 0 else { return false }
+        defer { close(root) }
+        let directories = TrackedDirectory.grouping(entries)
+        guard let untrackedNames = walk(directories, of: entries, root: root, settings, listing: untracked),
+              untrackedNames.allSatisfy({ isIgnored($0.path, isDirectory: $0.isDirectory) }) else { return false }
         return IndexFileIdentity(path: index.path) == index.identity
     }
 
     /// What git's stat comparison depends on; nil for settings this proof does not follow.
-    private struct Settings {
+    private struct Settings: Sendable {
         var fileMode = true
         var trustChangeTime = true
 
@@ -65,28 +67,161 @@ struct CleanWorkTreeProof {
         }
     }
 
-    /// The stat walk; split over the cores for a large index, as git's parallel index preload is.
-    private func allUnchanged(_ entries: [IndexEntryStat], in directory: Int32, _ settings: Settings) -> Bool {
-        let parts = entries.count < 2_000 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        let indexModified = index.identity.modifiedTime
-        var results = [Bool](repeating: false, count: parts)
+    /// A directory of the work tree that holds tracked files, directly or below.
+    private struct TrackedDirectory: Sendable {
+        /// Its path's components; empty for the work tree's root.
+        var components: [ArraySlice<UInt8>]
+        /// The entries directly in it, by the offset of their name in the path.
+        var files: [(entry: Int, nameStart: Int)] = []
+        /// The names the index knows in it: its files and its directories of tracked files.
+        var known = Set<PathKey>()
+
+        /// Every directory holding tracked files, with all its ancestors, in path order (a parent before its
+        /// children).
+        static func grouping(_ entries: [IndexEntryStat]) -> [TrackedDirectory] {
+            var directories = [TrackedDirectory(components: [])]
+            var byPath = [PathKey([]): 0]
+            func directory(_ path: ArraySlice<UInt8>) -> Int {
+                let key = PathKey(path)
+                if let found = byPath[key] { return found }
+                let slash = path.lastIndex(of: UInt8(ascii: "/"))
+                let parent = directory(slash.map { path[..<$0] } ?? path[path.startIndex..<path.startIndex])
+                directories[parent].known.insert(PathKey(path[(slash.map { $0 + 1 } ?? path.startIndex)...]))
+                directories.append(TrackedDirectory(components: path.split(separator: UInt8(ascii: "/"))))
+                byPath[key] = directories.count - 1
+                return directories.count - 1
+            }
+            // Index entries are sorted by path, so most share the previous entry's directory.
+            var previous: (path: ArraySlice<UInt8>, directory: Int) = (entries.first?.path[..<0] ?? [], 0)
+            for (position, entry) in entries.enumerated() {
+                let slash = entry.path.lastIndex(of: UInt8(ascii: "/"))
+                let path = entry.path[..<(slash ?? 0)]
+                if path != previous.path { previous = (path, directory(path)) }
+                let nameStart = slash.map { $0 + 1 } ?? 0
+                directories[previous.directory].files.append((position, nameStart))
+                directories[previous.directory].known.insert(PathKey(entry.path[nameStart...]))
+            }
+            // Byte order of the components: each directory's ancestors come before it.
+            return directories.sorted { $0.components.lexicographicallyPrecedes($1.components) { $0.lexicographicallyPrecedes($1) } }
+        }
+    }
+
+    /// An untracked name, relative to the work tree.
+    private struct UntrackedName: Sendable {
+        let path: [UInt8]
+        let isDirectory: Bool
+    }
+
+    /// Checks every tracked file's stat data and, when `listing`, lists each directory; returns the names the index
+    /// does not know, or nil when a file changed or a directory cannot be read. Directories are opened one
+    /// component at a time relative to their parent, never through a symbolic link, and a large index is split over
+    /// the cores, as git's parallel index preload is.
+    private func walk(_ directories: [TrackedDirectory], of entries: [IndexEntryStat], root: Int32, _ settings: Settings,
+                      listing: Bool) -> [UntrackedName]? {
+        let total = directories.reduce(0) { $0 + $1.files.count }
+        let parts = total < 2_000 ? 1 : min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        // Contiguous runs of directories with about the same number of files each.
+        var bounds = [0]
+        var counted = 0
+        for (position, directory) in directories.enumerated() {
+            counted += directory.files.count
+            if bounds.count < parts, counted >= total * bounds.count / parts { bounds.append(position + 1) }
+        }
+        while bounds.count <= parts { bounds.append(directories.count) }
+        bounds[parts] = directories.count
+        let runs = bounds, indexModified = index.identity.modifiedTime
+        var results = [[UntrackedName]?](repeating: nil, count: parts)
         results.withUnsafeMutableBufferPointer { results in
             nonisolated(unsafe) let results = results
             DispatchQueue.concurrentPerform(iterations: parts) { part in
-                let range = (entries.count * part / parts)..<(entries.count * (part + 1) / parts)
-                results[part] = entries[range].allSatisfy {
-                    Self.isPlainPath($0.path) && Self.isUnchanged($0, in: directory, settings, indexModified: indexModified)
-                }
+                results[part] = Self.walk(directories[runs[part]..<runs[part + 1]], of: entries, root: root, settings,
+                                          indexModified: indexModified, listing: listing)
             }
         }
-        return !results.contains(false)
+        var names: [UntrackedName] = []
+        for result in results {
+            guard let result else { return nil }
+            names += result
+        }
+        return names
     }
 
-    /// git's test: the same kind of file with the same stat data, written before the index was.
-    private static func isUnchanged(_ entry: IndexEntryStat, in directory: Int32, _ settings: Settings,
+    private static func walk(_ directories: ArraySlice<TrackedDirectory>, of entries: [IndexEntryStat], root: Int32,
+                             _ settings: Settings, indexModified: (seconds: UInt32, nanoseconds: UInt32),
+                             listing: Bool) -> [UntrackedName]? {
+        var opened = OpenDirectories(root: root)
+        defer { opened.closeAll() }
+        var names: [UntrackedName] = []
+        var name: [UInt8] = []
+        for directory in directories {
+            guard let descriptor = opened.open(directory.components) else { return nil }
+            for (position, nameStart) in directory.files {
+                let entry = entries[position]
+                if entry.assumeUnchanged || entry.skipWorktree { continue }
+                name.removeAll(keepingCapacity: true)
+                name.append(contentsOf: entry.path[nameStart...])
+                name.append(0)
+                guard Self.isUnchanged(entry, name: name, in: descriptor, settings, indexModified: indexModified) else {
+                    return nil
+                }
+            }
+            guard listing else { continue }
+            guard let listed = Self.names(in: descriptor) else { return nil }
+            for (listedName, type) in listed where !directory.known.contains(PathKey(listedName[...])) {
+                if directory.components.isEmpty, listedName == Array(".git".utf8) { continue }
+                var isDirectory = type == DT_DIR
+                if type == DT_UNKNOWN {
+                    var info = stat()
+                    guard (listedName + [0]).withUnsafeBufferPointer({ path in
+                        path.withMemoryRebound(to: CChar.self) { fstatat(descriptor, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) == 0 }
+                    }) else { return nil }
+                    isDirectory = info.st_mode & S_IFMT == S_IFDIR
+                }
+                let prefix = directory.components.map(Array.init).joined(separator: [UInt8(ascii: "/")])
+                names.append(UntrackedName(path: directory.components.isEmpty ? listedName : prefix + [UInt8(ascii: "/")] + listedName,
+                                           isDirectory: isDirectory))
+            }
+        }
+        return names
+    }
+
+    /// The directories a walk in path order has open: the current one and its ancestors, each opened relative to
+    /// its parent with `O_NOFOLLOW`, so a directory replaced by a symbolic link is not followed.
+    private struct OpenDirectories {
+        let root: Int32
+        private var stack: [(component: ArraySlice<UInt8>, descriptor: Int32)] = []
+
+        init(root: Int32) { self.root = root }
+
+        mutating func open(_ components: [ArraySlice<UInt8>]) -> Int32? {
+            var shared = 0
+            while shared < stack.count, shared < components.count, stack[shared].component == components[shared] { shared += 1 }
+            while stack.count > shared { close(stack.removeLast().descriptor) }
+            while stack.count < components.count {
+                let parent = stack.last?.descriptor ?? root
+                let component = components[stack.count]
+                let descriptor = (Array(component) + [0]).withUnsafeBufferPointer { path in
+                    path.withMemoryRebound(to: CChar.self) {
+                        openat(parent, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                    }
+                }
+                guard descriptor >= 0 else { return nil }
+                stack.append((component, descriptor))
+            }
+            return stack.last?.descriptor ?? root
+        }
+
+        mutating func closeAll() {
+            while let last = stack.popLast() { close(last.descriptor) }
+        }
+    }
+
+    /// git's test: the same kind of file with the same stat data, written before the index was. `name` is
+    /// NUL-terminated and relative to `directory`.
+    private static func isUnchanged(_ entry: IndexEntryStat, name: [UInt8], in directory: Int32, _ settings: Settings,
                                     indexModified: (seconds: UInt32, nanoseconds: UInt32)) -> Bool {
         var info = stat()
-        let found = (entry.path + [0]).withUnsafeBufferPointer { path in
+        let found = name.withUnsafeBufferPointer { path in
             path.withMemoryRebound(to: CChar.self) { fstatat(directory, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) == 0 }
         }
         guard found else { return false }
@@ -120,42 +255,6 @@ struct CleanWorkTreeProof {
             || (entry.modifiedSeconds == indexModified.seconds && entry.modifiedNanoseconds < indexModified.nanoseconds)
     }
 
-    /// Lists every directory that holds tracked files; true when each name the index does not know is ignored.
-    private func hasOnlyIgnoredUntrackedNames(_ entries: [IndexEntryStat], in root: Int32) -> Bool {
-        var files = Set<PathKey>()
-        var directories = Set<PathKey>([PathKey([])])
-        files.reserveCapacity(entries.count)
-        for entry in entries {
-            files.insert(PathKey(entry.path))
-            var end = entry.path.count
-            while let slash = entry.path[..<end].lastIndex(of: UInt8(ascii: "/")) {
-                guard directories.insert(PathKey(Array(entry.path[..<slash]))).inserted else { break }
-                end = slash
-            }
-        }
-        for directory in directories.map(\.bytes) {
-            guard let names = Self.names(in: directory, under: root) else { return false }
-            for (name, type) in names {
-                if directory.isEmpty, name == Array(".git".utf8) { continue }
-                let path = directory.isEmpty ? name : directory + [UInt8(ascii: "/")] + name
-                if files.contains(PathKey(path)) { continue }
-                var isDirectory = type == DT_DIR
-                if type == DT_UNKNOWN {
-                    var info = stat()
-                    let found = (path + [0]).withUnsafeBufferPointer { path in
-                        path.withMemoryRebound(to: CChar.self) { fstatat(root, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) == 0 }
-                    }
-                    guard found else { return false }
-                    isDirectory = info.st_mode & S_IFMT == S_IFDIR
-                }
-                // A directory of tracked files is listed in its own turn.
-                if isDirectory, directories.contains(PathKey(path)) { continue }
-                guard isIgnored(path, isDirectory: isDirectory) else { return false }
-            }
-        }
-        return true
-    }
-
     private func isIgnored(_ path: [UInt8], isDirectory: Bool) -> Bool {
         var ignored: Int32 = 0
         let bytes = path + (isDirectory ? [UInt8(ascii: "/")] : []) + [0]
@@ -166,12 +265,9 @@ struct CleanWorkTreeProof {
         return result == 0 && ignored == 1
     }
 
-    /// The names in a directory of the work tree with their `d_type`; nil when it cannot be listed.
-    private static func names(in directory: [UInt8], under root: Int32) -> [([UInt8], UInt8)]? {
-        let relative = directory.isEmpty ? Array(".".utf8) : directory
-        let descriptor = (relative + [0]).withUnsafeBufferPointer { path in
-            path.withMemoryRebound(to: CChar.self) { openat(root, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) }
-        }
+    /// The names in an open directory with their `d_type`; nil when it cannot be listed. The descriptor stays open.
+    private static func names(in directory: Int32) -> [([UInt8], UInt8)]? {
+        let descriptor = openat(directory, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         guard let stream = fdopendir(descriptor) else { close(descriptor); return nil }
         defer { closedir(stream) }
@@ -203,9 +299,10 @@ struct CleanWorkTreeProof {
     }
 }
 
-/// A path's bytes as a set member, hashed in one call (an array of bytes hashes byte by byte).
-private struct PathKey: Hashable {
-    let bytes: [UInt8]
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+/// A path's bytes as a set member, hashed in one call (an array of bytes hashes byte by byte). A slice shares the
+/// index entry's storage.
+private struct PathKey: Hashable, Sendable {
+    let bytes: ArraySlice<UInt8>
+    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
     func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
 }

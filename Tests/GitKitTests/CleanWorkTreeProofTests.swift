@@ -103,6 +103,22 @@ import Testing
         #expect(try repository.status() == StatusSummary(staged: 1))
     }
 
+    /// A tracked directory moved away and replaced by a symbolic link to it: its files keep every stat datum, but
+    /// to git they are deleted and the link is untracked. Directories are never opened through a link.
+    @Test func givesUpOnADirectoryReplacedByASymbolicLink() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let work = try makeRepository(sandbox)
+        try FileManager.default.moveItem(atPath: work + "/Sources/Module1", toPath: work + "/Moved")
+        try FileManager.default.createSymbolicLink(atPath: work + "/Sources/Module1", withDestinationPath: "../Moved")
+        #expect(try git("--no-optional-locks", "status", "--porcelain", "--untracked-files=no", in: work)
+            .contains(" D Sources/Module1/"))
+        #expect(try !proves(work, untracked: false))
+        #expect(try !proves(work))
+        let deleted = try git("ls-files", "Sources/Module1", in: work).split(separator: "\n").count
+        #expect(try Repository.open(work).status(untracked: false) == StatusSummary(modified: deleted))
+    }
+
     /// An index older than its entries leaves every entry racily clean: only content can tell, so libgit2 decides.
     @Test func givesUpOnRacilyCleanEntries() throws {
         let sandbox = try Sandbox()
