@@ -73,8 +73,16 @@ struct CleanWorkTreeProof {
         var components: [ArraySlice<UInt8>]
         /// The entries directly in it, by the offset of their name in the path.
         var files: [(entry: Int, nameStart: Int)] = []
-        /// The names the index knows in it: its files and its directories of tracked files.
+        /// The names the index knows in it: its files (skip-worktree and assume-unchanged ones too) and its
+        /// directories of tracked files.
         var known = Set<PathKey>()
+        /// The names of its directories of tracked files.
+        var subdirectories = Set<PathKey>()
+        /// False when every entry in it and below it is outside the sparse checkout (skip-worktree): then it
+        /// may be absent.
+        var mustExist = false
+        /// Its index in the unsorted grouping (during the grouping only).
+        fileprivate var parent = 0
 
         /// Every directory holding tracked files, with all its ancestors, in path order (a parent before its
         /// children).
@@ -86,8 +94,10 @@ struct CleanWorkTreeProof {
                 if let found = byPath[key] { return found }
                 let slash = path.lastIndex(of: UInt8(ascii: "/"))
                 let parent = directory(slash.map { path[..<$0] } ?? path[path.startIndex..<path.startIndex])
-                directories[parent].known.insert(PathKey(path[(slash.map { $0 + 1 } ?? path.startIndex)...]))
-                directories.append(TrackedDirectory(components: path.split(separator: UInt8(ascii: "/"))))
+                let name = PathKey(path[(slash.map { $0 + 1 } ?? path.startIndex)...])
+                directories[parent].known.insert(name)
+                directories[parent].subdirectories.insert(name)
+                directories.append(TrackedDirectory(components: path.split(separator: UInt8(ascii: "/")), parent: parent))
                 byPath[key] = directories.count - 1
                 return directories.count - 1
             }
@@ -100,6 +110,13 @@ struct CleanWorkTreeProof {
                 let nameStart = slash.map { $0 + 1 } ?? 0
                 directories[previous.directory].files.append((position, nameStart))
                 directories[previous.directory].known.insert(PathKey(entry.path[nameStart...]))
+                guard !entry.skipWorktree else { continue }
+                var present = previous.directory
+                while !directories[present].mustExist {
+                    directories[present].mustExist = true
+                    guard present != 0 else { break }
+                    present = directories[present].parent
+                }
             }
             // Byte order of the components: each directory's ancestors come before it.
             return directories.sorted { $0.components.lexicographicallyPrecedes($1.components) { $0.lexicographicallyPrecedes($1) } }
@@ -128,7 +145,6 @@ struct CleanWorkTreeProof {
             if bounds.count < parts, counted >= total * bounds.count / parts { bounds.append(position + 1) }
         }
         while bounds.count <= parts { bounds.append(directories.count) }
-        bounds[parts] = directories.count
         let runs = bounds, indexModified = index.identity.modifiedTime
         var results = [[UntrackedName]?](repeating: nil, count: parts)
         results.withUnsafeMutableBufferPointer { results in
@@ -154,21 +170,34 @@ struct CleanWorkTreeProof {
         var names: [UntrackedName] = []
         var name: [UInt8] = []
         for directory in directories {
-            guard let descriptor = opened.open(directory.components) else { return nil }
+            guard let descriptor = opened.open(directory.components) else {
+                // A directory of files outside the sparse checkout is absent, as it should be.
+                if !directory.mustExist, opened.lastOpenFoundNothing { continue }
+                return nil
+            }
             for (position, nameStart) in directory.files {
                 let entry = entries[position]
-                if entry.assumeUnchanged || entry.skipWorktree { continue }
+                if entry.assumeUnchanged { continue }  // git does not look at it
                 name.removeAll(keepingCapacity: true)
                 name.append(contentsOf: entry.path[nameStart...])
                 name.append(0)
+                if entry.skipWorktree {
+                    // Outside the sparse checkout it must be absent: git compares a file that is there anyway.
+                    guard Self.isAbsent(name, in: descriptor) else { return nil }
+                    continue
+                }
                 guard Self.isUnchanged(entry, name: name, in: descriptor, settings, indexModified: indexModified) else {
                     return nil
                 }
             }
             guard listing else { continue }
             guard let listed = Self.names(in: descriptor) else { return nil }
-            for (listedName, type) in listed where !directory.known.contains(PathKey(listedName[...])) {
-                if directory.components.isEmpty, listedName == Array(".git".utf8) { continue }
+            let prefix = Array(directory.components.map(Array.init).joined(separator: [UInt8(ascii: "/")]))
+            for (listedName, type) in listed {
+                let key = PathKey(listedName[...])
+                let known = directory.known.contains(key)
+                if known, type != DT_DIR, type != DT_UNKNOWN { continue }  // a tracked file, checked above
+                if directory.components.isEmpty, listedName.elementsEqual(".git".utf8) { continue }
                 var isDirectory = type == DT_DIR
                 if type == DT_UNKNOWN {
                     var info = stat()
@@ -177,8 +206,11 @@ struct CleanWorkTreeProof {
                     }) else { return nil }
                     isDirectory = info.st_mode & S_IFMT == S_IFDIR
                 }
-                let prefix = directory.components.map(Array.init).joined(separator: [UInt8(ascii: "/")])
-                names.append(UntrackedName(path: directory.components.isEmpty ? listedName : prefix + [UInt8(ascii: "/")] + listedName,
+                if known {
+                    if !isDirectory || directory.subdirectories.contains(key) { continue }
+                    return nil  // a tracked file (one git does not look at) is now a directory: git lists it as untracked
+                }
+                names.append(UntrackedName(path: prefix.isEmpty ? listedName : prefix + [UInt8(ascii: "/")] + listedName,
                                            isDirectory: isDirectory))
             }
         }
@@ -190,6 +222,8 @@ struct CleanWorkTreeProof {
     private struct OpenDirectories {
         let root: Int32
         private var stack: [(component: ArraySlice<UInt8>, descriptor: Int32)] = []
+        /// After `open` failed: whether the directory (or one of its ancestors) does not exist.
+        private(set) var lastOpenFoundNothing = false
 
         init(root: Int32) { self.root = root }
 
@@ -205,7 +239,10 @@ struct CleanWorkTreeProof {
                         openat(parent, $0.baseAddress!, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
                     }
                 }
-                guard descriptor >= 0 else { return nil }
+                guard descriptor >= 0 else {
+                    lastOpenFoundNothing = errno == ENOENT
+                    return nil
+                }
                 stack.append((component, descriptor))
             }
             return stack.last?.descriptor ?? root
@@ -214,6 +251,15 @@ struct CleanWorkTreeProof {
         mutating func closeAll() {
             while let last = stack.popLast() { close(last.descriptor) }
         }
+    }
+
+    /// True when `name` (NUL-terminated) is not in `directory`.
+    private static func isAbsent(_ name: [UInt8], in directory: Int32) -> Bool {
+        var info = stat()
+        let found = name.withUnsafeBufferPointer { path in
+            path.withMemoryRebound(to: CChar.self) { fstatat(directory, $0.baseAddress!, &info, AT_SYMLINK_NOFOLLOW) == 0 }
+        }
+        return !found && errno == ENOENT
     }
 
     /// git's test: the same kind of file with the same stat data, written before the index was. `name` is

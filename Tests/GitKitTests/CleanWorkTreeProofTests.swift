@@ -171,6 +171,49 @@ import Testing
         #expect(try proves(work))
     }
 
+    /// A sparse checkout: the directories outside it are absent, and that is clean. A file outside it that is
+    /// there anyway is compared by git, so the proof gives up on it.
+    @Test func aSparseCheckoutIsCleanWithItsDirectoriesAbsent() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let work = try makeRepository(sandbox)
+        try git("sparse-checkout", "set", "Sources/Module0", "scripts", in: work)
+        #expect(!exists(work + "/Sources/Module1"))
+        try git("commit", "-q", "--allow-empty", "-m", "Sparse", in: work)  // records the trees again
+        try settle(work)
+        #expect(try gitStatus(work) == "")
+        #expect(try proves(work))
+        #expect(try proves(work, untracked: false))
+
+        try write("file 1\n", to: work + "/Sources/Module1/Deep/File1.swift")  // its committed content
+        try write("changed\n", to: work + "/Sources/Module1/Deep/File4.swift")
+        #expect(try gitStatus(work).contains("Sources/Module1/Deep/File4.swift"), "git compares it")
+        #expect(try !proves(work))
+        #expect(try !proves(work, untracked: false))
+        try FileManager.default.removeItem(atPath: work + "/Sources/Module1")
+
+        try write("not a directory\n", to: work + "/Sources/Module1")
+        #expect(try !proves(work), "an untracked file where the index has a directory")
+    }
+
+    /// git does not look at an assume-unchanged file, but when a directory replaces it, it lists the directory
+    /// as untracked.
+    @Test func givesUpOnAnAssumeUnchangedFileReplacedByADirectory() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let work = try makeRepository(sandbox)
+        try git("update-index", "--assume-unchanged", "README.md", in: work)
+        try git("commit", "-q", "--allow-empty", "-m", "Assumed", in: work)  // update-index dropped the trees
+        try settle(work)
+        try FileManager.default.removeItem(atPath: work + "/README.md")
+        #expect(try gitStatus(work) == "")
+        #expect(try proves(work))
+        try write("new\n", to: work + "/README.md/new")
+        #expect(try gitStatus(work) == "?? README.md/new")
+        #expect(try !proves(work))
+        #expect(try proves(work, untracked: false))
+    }
+
     @Test func givesUpOnSubmodules() throws {
         let sandbox = try Sandbox()
         defer { sandbox.cleanup() }
