@@ -62,6 +62,8 @@ private struct IndexFileReader {
     /// The SHA-1 trailer: extensions end where it starts.
     private static let checksumSize = 20
     private static let oidSize = 20
+    /// ctime, mtime (8 each), dev, ino, mode, uid, gid, size (4 each), the object id and 16 bits of flags.
+    private static let fixedEntrySize = 40 + oidSize + 2
 
     init?(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard bytes.count >= 12 + Self.checksumSize,
@@ -70,7 +72,10 @@ private struct IndexFileReader {
         self.bytes = bytes
         version = Self.bigEndian32(bytes, at: 4)
         entryCount = Int(Self.bigEndian32(bytes, at: 8))
-        guard (2...4).contains(version) else { return nil }
+        // Every entry takes at least its fixed part: a count the file cannot hold is rejected before anything is
+        // sized by it (collecting the entries reserves room for them).
+        guard (2...4).contains(version),
+              entryCount <= (bytes.count - 12 - Self.checksumSize) / Self.fixedEntrySize else { return nil }
     }
 
     /// `collecting` is given each entry on the way (see `skipEntries`).
@@ -101,8 +106,7 @@ private struct IndexFileReader {
     /// `collecting` is given each entry, in the file's (sorted) order.
     func skipEntries(collecting: ((IndexEntryStat) -> Void)? = nil) -> Int? {
         let end = bytes.count - Self.checksumSize
-        // ctime, mtime (8 each), dev, ino, mode, uid, gid, size (4 each), the object id and 16 bits of flags.
-        let fixed = 40 + Self.oidSize + 2
+        let fixed = Self.fixedEntrySize
         var offset = 12
         var previousName: [UInt8] = []
         var previousNameLength = 0

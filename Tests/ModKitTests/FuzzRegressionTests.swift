@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 import SpecKit
 import Testing
 import YAMLKit
@@ -69,5 +70,14 @@ import YAMLKit
         for (_, bytes) in try inputs("FuzzSwift") { _ = try? SpecReader.read(text(bytes), kind: .packageSwift) }
         for (_, bytes) in try inputs("FuzzJSON") { _ = try? SpecReader.read(text(bytes), kind: .podspecJSON) }
         for (_, bytes) in try inputs("FuzzXML") { _ = try? XMLTree.parse(text(bytes)) }
+    }
+
+    /// Index files: an entry count the file cannot hold once made the entry collection reserve gigabytes.
+    @Test func indexInputs() throws {
+        let inputs = try inputs("FuzzIndex")
+        #expect(!inputs.isEmpty)
+        for (name, bytes) in inputs {
+            #expect(IndexCacheTree(indexFile: bytes) == nil, "\(name)")
+        }
     }
 }
