@@ -25,7 +25,7 @@ struct CleanWorkTreeProof {
 
     func holds(untracked: Bool) -> Bool {
         guard let workdir = repository.workdir, let settings = Settings(repository),
-              let entries = IndexCacheTree.entries(indexFile: index.bytes),
+              let entries = index.entries,
               entries.allSatisfy({ Self.isPlainPath($0.path) }) else { return false }
         let root = open(workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard root >= 0 else { return false }

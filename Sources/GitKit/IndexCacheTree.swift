@@ -14,29 +14,30 @@
 public struct IndexCacheTree: Equatable, Sendable {
     /// The tree the whole index makes, from a valid root record whose count covers every entry.
     public let rootTree: OID
+    /// With `collectingEntries`, every entry with the stat data git recorded for it, in the file's (path) order,
+    /// gathered in the same walk that validates the root record; nil otherwise.
+    let entries: [IndexEntryStat]?
 
     /// The bytes of an index file version 2, 3 or 4; nil when no valid root record can be trusted.
-    public init?(indexFile bytes: [UInt8]) {
-        guard let tree = bytes.withUnsafeBufferPointer({ IndexFileReader($0)?.validRootTree() }) else { return nil }
-        rootTree = tree
-    }
-
-    /// The entries of an index file whose root record is valid, with the stat data git recorded for each; nil
-    /// when `init(indexFile:)` would be nil.
-    static func entries(indexFile bytes: [UInt8]) -> [IndexEntryStat]? {
-        bytes.withUnsafeBufferPointer { buffer in
+    public init?(indexFile bytes: [UInt8], collectingEntries: Bool = false) {
+        var entries: [IndexEntryStat]?
+        let tree = bytes.withUnsafeBufferPointer { buffer -> OID? in
             guard let reader = IndexFileReader(buffer) else { return nil }
-            var entries: [IndexEntryStat] = []
-            entries.reserveCapacity(reader.entryCount)
-            guard reader.validRootTree(collecting: { entries.append($0) }) != nil else { return nil }
-            return entries
+            guard collectingEntries else { return reader.validRootTree() }
+            var collected: [IndexEntryStat] = []
+            collected.reserveCapacity(reader.entryCount)
+            defer { entries = collected }
+            return reader.validRootTree(collecting: { collected.append($0) })
         }
+        guard let tree else { return nil }
+        rootTree = tree
+        self.entries = entries
     }
 }
 
 /// One index entry as git recorded it: the file's path in the work tree and what `lstat` said when git last
 /// knew its content (32-bit fields, as the file holds them).
-struct IndexEntryStat {
+struct IndexEntryStat: Equatable, Sendable {
     /// The path's bytes as git stores them (compared as bytes: Swift's String equality would merge Unicode forms).
     let path: [UInt8]
     let changedSeconds: UInt32

@@ -37,7 +37,7 @@ extension Repository {
         options.flags = untracked
             ? GIT_STATUS_OPT_INCLUDE_UNTRACKED.rawValue | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS.rawValue
             : 0
-        let judged = indexFileMatchingHead()
+        let judged = indexFileMatchingHead(collectingEntries: paths.isEmpty)
         if paths.isEmpty, let judged, CleanWorkTreeProof(repository: self, index: judged).holds(untracked: untracked) {
             return StatusSummary()
         }
@@ -71,15 +71,16 @@ extension Repository {
                                 owner: self)
     }
 
-    /// The index file when its cache-tree says it is HEAD's tree; nil otherwise.
-    func indexFileMatchingHead() -> JudgedIndex? {
+    /// The index file when its cache-tree says it is HEAD's tree; nil otherwise. `collectingEntries` keeps its
+    /// entries for `CleanWorkTreeProof`, read in the same walk.
+    func indexFileMatchingHead(collectingEntries: Bool = false) -> JudgedIndex? {
         // libgit2 keeps the index in the git directory (a linked work tree's own), and a proof of a clean work tree
         // needs nothing of its parsed copy.
         let path = gitDir + "/index"
         guard let (identity, bytes) = IndexFileIdentity.contents(path: path),
-              let cacheTree = IndexCacheTree(indexFile: bytes),
+              let cacheTree = IndexCacheTree(indexFile: bytes, collectingEntries: collectingEntries),
               let headTree = headTreeID(), headTree == cacheTree.rootTree else { return nil }
-        return JudgedIndex(path: path, identity: identity, bytes: bytes)
+        return JudgedIndex(path: path, identity: identity, entries: cacheTree.entries)
     }
 
     /// The tree of HEAD's commit; nil when HEAD is unborn or unreadable.
@@ -171,7 +172,7 @@ extension Repository {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         options.flags = 0
-        let judged = indexFileMatchingHead()
+        let judged = indexFileMatchingHead(collectingEntries: true)
         if let judged, CleanWorkTreeProof(repository: self, index: judged).holds(untracked: false) { return [] }
         let list = try statusList(&options, judged: judged)
         var paths: [String] = []
@@ -188,7 +189,8 @@ extension Repository {
 struct JudgedIndex {
     let path: String
     let identity: IndexFileIdentity
-    let bytes: [UInt8]
+    /// Its entries, when they were asked for.
+    let entries: [IndexEntryStat]?
 }
 
 /// Which file an index path names, and when it was last written: git and libgit2 write a new index to

@@ -18,7 +18,7 @@ import Testing
 
     private func proves(_ work: String, untracked: Bool = true) throws -> Bool {
         let repository = try Repository.open(work)
-        guard let judged = repository.indexFileMatchingHead() else { return false }
+        guard let judged = repository.indexFileMatchingHead(collectingEntries: true) else { return false }
         return CleanWorkTreeProof(repository: repository, index: judged).holds(untracked: untracked)
     }
 
