@@ -133,10 +133,11 @@ extension Repository {
             if active.isEmpty { active = try configuredFetchRefspecs(handle) }
             active.append("+refs/tags/*:\(Repository.tagMirrorPrefix(remote))*")
         }
-        // Nothing new on a remote on this machine: no transfer at all (the refs are compared in-process).
-        let unchanged = refspecs.isEmpty && options.depth == 0 && options.downloadTags == .all && options.prune
-            && fetchWouldChangeNothing(remote: remote, refspecs: active)
-        if !unchanged { try transfer(active) }
+        // A remote on this machine: nothing new costs no transfer at all, and a few new objects are copied in-process.
+        let fetchedLocally = refspecs.isEmpty && options.depth == 0 && options.downloadTags == .all && options.prune
+            ? try fetchLocally(remote: remote, refspecs: active, prune: true, progress: options.progress)
+            : false
+        if !fetchedLocally { try transfer(active) }
         if options.downloadTags == .all { report.keptLocalTags = try adoptMirroredTags(remote: remote) }
         return report
     }

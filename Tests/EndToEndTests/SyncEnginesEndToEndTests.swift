@@ -132,9 +132,11 @@ import Testing
         #expect(try sandbox.spawnGit("remote", "get-url", "origin", in: clone) == "\(base)/Core.git")
     }
 
-    /// A sync with nothing new on a remote on this machine runs no git at all: the refs are compared in-process.
-    /// Anything that differs (a new commit, a new or moved tag, a branch deleted upstream) is fetched by the engine.
-    @Test(arguments: engines) func aLocalRemoteWithNothingNewIsNotFetched(engine: String) throws {
+    /// A sync from a remote on this machine fetches in-process, whichever engine is set, when the fetch is small: nothing
+    /// new, a new commit, a merge, a new annotated tag, a branch deleted upstream, a remote-tracking ref moved by hand.
+    /// The objects land loose (as git's unpack-objects keeps a small fetch) and the repository stays whole. A fetch of
+    /// more objects than `fetch.unpackLimit` goes to the engine, which packs it.
+    @Test(arguments: engines) func aSmallFetchFromALocalRemoteRunsNoGit(engine: String) throws {
         let sandbox = try Sandbox()
         try sandbox.makeRemote("Core")
         try sandbox.spawnGit("config", "--global", "modkit.fetchEngine", engine)
@@ -150,6 +152,10 @@ import Testing
             let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
             return (result, text.contains("fetch") || text.contains("upload-pack"))
         }
+        func packs() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: sandbox.url("\(clone)/.git/objects/pack").path)) ?? []).sorted()
+        }
+        let packsAfterClone = packs()
 
         let idle = try sync()
         #expect(idle.result.status == 0, "\(idle.result.err)")
@@ -160,23 +166,50 @@ import Testing
         let update = try sync()
         #expect(update.result.status == 0, "\(update.result.err)")
         #expect(try sandbox.spawnHead("Core") == pushed)
-        #expect(update.ranGit || engine == "libgit2", "\(engine)")
+        #expect(!update.ranGit, "\(engine): a one-commit update ran git")
+        #expect(packs() == packsAfterClone, "\(engine): the new objects should be loose")
+        try expectWhole(sandbox, clone)
 
-        try sandbox.spawnGit("tag", "v2", in: "src/Core")
-        try sandbox.spawnGit("push", "-q", sandbox.url("remotes/Core.git").path, "v2", in: "src/Core")
-        #expect(try sync().result.status == 0)
+        // A merge of a side branch, and a new annotated tag on it.
+        try sandbox.spawnGit("checkout", "-q", "-b", "side", "HEAD~1", in: "src/Core")
+        try sandbox.write("side\n", to: "src/Core/Sources/Side.swift")
+        try sandbox.spawnGit("add", "-A", in: "src/Core")
+        try sandbox.spawnGit("commit", "-qm", "Side", in: "src/Core")
+        try sandbox.spawnGit("checkout", "-q", "-", in: "src/Core")
+        try sandbox.spawnGit("merge", "-q", "--no-edit", "side", in: "src/Core")
+        try sandbox.spawnGit("tag", "-a", "v2", "-m", "v2", in: "src/Core")
+        try sandbox.spawnGit("push", "-q", sandbox.url("remotes/Core.git").path, "HEAD", "v2", in: "src/Core")
+        let merged = try sync()
+        #expect(merged.result.status == 0, "\(merged.result.err)")
+        #expect(!merged.ranGit, "\(engine)")
+        #expect(try sandbox.spawnHead("Core") == sandbox.spawnGit("rev-parse", "HEAD", in: "src/Core"))
         #expect(try sandbox.spawnGit("rev-parse", "v2", in: clone) == sandbox.spawnGit("rev-parse", "v2", in: "src/Core"))
+        #expect(try sandbox.spawnGit("cat-file", "-p", "HEAD:Sources/Side.swift", in: clone) == "side")
+        try expectWhole(sandbox, clone)
 
         try sandbox.spawnGit("--git-dir", sandbox.url("remotes/Core.git").path, "branch", "-D", "topic")
-        #expect(try sync().result.status == 0)
+        #expect(try !sync().ranGit, "\(engine)")
         #expect(try sandbox.spawnGit("for-each-ref", "--format=%(refname)", "refs/remotes/origin/topic", in: clone).isEmpty)
 
         // A remote-tracking ref the user moved by hand is put back by a fetch.
         try sandbox.spawnGit("update-ref", "refs/remotes/origin/main", "HEAD~1", in: clone)
         let repaired = try sync()
         #expect(repaired.result.status == 0)
-        #expect(try sandbox.spawnGit("rev-parse", "refs/remotes/origin/main", in: clone) == pushed)
+        #expect(!repaired.ranGit, "\(engine)")
+        #expect(try sandbox.spawnGit("rev-parse", "refs/remotes/origin/main", in: clone) == sandbox.spawnHead("Core"))
         #expect(try !sync().ranGit, "\(engine)")
+
+        // 150 new files: more objects than fetch.unpackLimit, so the engine fetches them as a pack.
+        for index in 0..<150 { try sandbox.write("file \(index)\n", to: "src/Core/Generated/File\(index).swift") }
+        try sandbox.spawnGit("add", "-A", in: "src/Core")
+        try sandbox.spawnGit("commit", "-qm", "Generated", in: "src/Core")
+        try sandbox.spawnGit("push", "-q", sandbox.url("remotes/Core.git").path, "HEAD", in: "src/Core")
+        let big = try sync()
+        #expect(big.result.status == 0, "\(big.result.err)")
+        #expect(big.ranGit == (engine == "git"), "\(engine): a big fetch should go to the engine")
+        #expect(packs().count > packsAfterClone.count, "\(engine): a big fetch is kept as a pack")
+        #expect(try sandbox.spawnHead("Core") == sandbox.spawnGit("rev-parse", "HEAD", in: "src/Core"))
+        try expectWhole(sandbox, clone)
     }
 
     /// The files below `directory` (loose refs there), relative to it.

@@ -1,0 +1,292 @@
+internal import CLibgit2
+import Foundation
+
+// A fetch from a repository on this machine (a path or a file:// url) is done in-process when it brings little: the
+// remote's references are read from its directory, the objects its new tips need are copied as loose objects (what
+// git's unpack-objects keeps below `fetch.unpackLimit`), and then the references move. The daily update of a module,
+// one new commit, then costs no `git fetch`, upload-pack, pack-objects and unpack-objects processes, and a fetch with
+// nothing new writes nothing at all. Anything bigger, or anything that cannot be established cheaply, goes to the
+// transfer as usual, which packs it as git does.
+
+extension Repository {
+    /// Fetches `refspecs` from the remote `remote` in-process when it is on this machine and the fetch is small,
+    /// deleting (`prune`) the references under a destination that the remote no longer has. Returns false, having
+    /// written nothing, when the fetch must go to a transfer instead: see `LocalFetch.init`. Objects are written before
+    /// any reference moves, and each object after the objects it names, so a fetch killed at any moment leaves at most
+    /// objects nothing refers to; a reference update that fails is thrown.
+    func fetchLocally(remote: String, refspecs: [String], prune: Bool, progress: ((TransferProgress) -> Bool)?) throws -> Bool {
+        guard let fetch = LocalFetch(into: self, remote: remote, refspecs: refspecs, prune: prune) else { return false }
+        if fetch.changesNothing { return true }
+        guard let objects = fetch.missingObjects(limit: unpackLimit()) else { return false }
+        try fetch.apply(objects, progress: progress)
+        return true
+    }
+}
+
+/// One in-process fetch from a repository on this machine: the reference changes it makes, the objects they need.
+struct LocalFetch {
+    /// What a reference under a destination becomes.
+    struct Update {
+        let name: String
+        let old: OID?
+        let new: OID
+    }
+
+    /// The inflated bytes of blobs above which a fetch goes to the transfer, which streams them into a pack.
+    static let byteLimit = 64 << 20
+
+    let target: Repository
+    let source: Repository
+    let remote: String
+    private(set) var updates: [Update] = []
+    private(set) var deletions: [String] = []
+
+    var changesNothing: Bool { updates.isEmpty && deletions.isEmpty }
+
+    /// nil when the fetch is not one to do here: a remote that is not an absolute path or file:// url of a readable
+    /// repository, refspecs of other forms than `RefspecMapping` reads, a shallow repository on either side (its history
+    /// ends where the object walk below cannot see), a partial clone here, or a refspec without `+` that would move a
+    /// reference (git decides whether that is a fast-forward).
+    init?(into target: Repository, remote: String, refspecs: [String], prune: Bool) {
+        guard let url = try? target.remoteURL(remote), let path = GitKit.localPath(of: url), path.hasPrefix("/") else { return nil }
+        let mappings = refspecs.compactMap(RefspecMapping.init)
+        guard !mappings.isEmpty, mappings.count == refspecs.count else { return nil }
+        guard git_repository_is_shallow(target.pointer) == 0, !target.isPartialClone(remote: remote),
+              let source = try? Repository.open(path), git_repository_is_shallow(source.pointer) == 0,
+              let advertised = try? source.references(matching: "refs/*") else {
+            git_error_clear()
+            return nil
+        }
+        self.target = target
+        self.source = source
+        self.remote = remote
+        var expected: [String: (target: OID, forced: Bool)] = [:]
+        for reference in advertised {
+            for mapping in mappings {
+                if let destination = mapping.destination(for: reference.name) {
+                    expected[destination] = (reference.target, mapping.forced)
+                }
+            }
+        }
+        for (name, wanted) in expected.sorted(by: { $0.key < $1.key }) {
+            let current = try? target.referenceTarget(name)
+            guard current != wanted.target else { continue }
+            if current != nil, !wanted.forced { return nil }
+            updates.append(Update(name: name, old: current ?? nil, new: wanted.target))
+        }
+        for mapping in mappings {
+            guard let local = try? target.references(matching: mapping.destinationGlob) else { return nil }
+            // `refs/remotes/origin/HEAD` is the clone's symbolic ref, never fetched nor pruned.
+            for reference in local where expected[reference.name] == nil && reference.name != mapping.target + "HEAD" {
+                guard prune else { continue }
+                if !deletions.contains(reference.name) { deletions.append(reference.name) }
+            }
+        }
+    }
+
+    /// The objects the updated references need that no reference here reaches already, each after the objects it names
+    /// (blobs and trees, then commits oldest first, then tags); nil when there are more than `limit` of them, their
+    /// blobs hold more than `byteLimit` bytes, a reference names something other than a commit or a tag of one, or
+    /// anything is unreadable.
+    ///
+    /// Every reference here reaches a complete history (git moves a reference only once its objects are in), so the
+    /// commits they reach are the boundary: the new commits are those the new tips reach and no reference here does
+    /// (a walk of the remote's history), and of each new commit's tree only what differs from every parent's tree at the
+    /// same path is new (a parent is either new itself, and so copied, or on the boundary).
+    func missingObjects(limit: Int) -> [OID]? {
+        defer { git_error_clear() }
+        return try? collectMissingObjects(limit: limit)
+    }
+
+    private func collectMissingObjects(limit: Int) throws -> [OID]? {
+        let objects = try ObjectDatabase(of: source)
+        let present = try ObjectDatabase(of: target)
+        var tags: [OID] = []
+        var tips: [OID] = []
+        for update in updates {
+            var id = update.new
+            while true {
+                let type = try objects.header(id).type
+                if type == GIT_OBJECT_COMMIT { tips.append(id); break }
+                guard type == GIT_OBJECT_TAG, tags.count <= limit else { return nil }
+                if !tags.contains(id), !present.contains(id) { tags.append(id) }
+                var oid = id.gitOID
+                let tag = ObjectHandle(try make("git_tag_lookup") { git_tag_lookup(&$0, source.pointer, &oid) }, owner: source)
+                id = OID(git_tag_target_id(tag.pointer))
+            }
+        }
+        guard let commits = try newCommits(from: tips, in: objects, limit: limit) else { return nil }
+        var collector = TreeCollector(source: source, objects: objects, limit: limit - commits.count - tags.count)
+        for commit in commits {
+            var oid = commit.gitOID
+            let handle = ObjectHandle(try make("git_commit_lookup") { git_commit_lookup(&$0, source.pointer, &oid) }, owner: source)
+            // A parent is new (its tree is collected in its turn) or on the boundary: either way it covers what it shares.
+            var parentTrees: [OID] = []
+            for index in 0..<git_commit_parentcount(handle.pointer) {
+                guard let parent = git_commit_parent_id(handle.pointer, index).map(OID.init),
+                      let tree = source.treeID(ofCommit: parent) else { return nil }
+                parentTrees.append(tree)
+            }
+            guard try collector.collect(OID(git_commit_tree_id(handle.pointer)), against: parentTrees) else { return nil }
+        }
+        return collector.order + commits + tags.reversed()
+    }
+
+    /// The commits `tips` reach in the remote's history and no reference here reaches, parents first; nil past `limit`.
+    private func newCommits(from tips: [OID], in objects: ObjectDatabase, limit: Int) throws -> [OID]? {
+        guard !tips.isEmpty else { return [] }
+        let walk = RevwalkHandle(try make("git_revwalk_new") { git_revwalk_new(&$0, source.pointer) }, owner: source)
+        try check(git_revwalk_sorting(walk.pointer, GIT_SORT_TOPOLOGICAL.rawValue | GIT_SORT_REVERSE.rawValue), "git_revwalk_sorting")
+        for tip in tips {
+            var oid = tip.gitOID
+            try check(git_revwalk_push(walk.pointer, &oid), "git_revwalk_push")
+        }
+        for known in Set(try target.references(matching: "refs/*").map(\.target)) where objects.contains(known) {
+            var oid = known.gitOID
+            // A reference to a tag of a tree or blob bounds no history.
+            if git_revwalk_hide(walk.pointer, &oid) < 0 { git_error_clear() }
+        }
+        var commits: [OID] = []
+        while true {
+            var next = git_oid()
+            let result = git_revwalk_next(&next, walk.pointer)
+            if result == GIT_ITEROVER.rawValue { break }
+            try check(result, "git_revwalk_next")
+            commits.append(OID(next))
+            if commits.count > limit { return nil }
+        }
+        return commits
+    }
+
+    /// Writes the objects here, then moves and deletes the references.
+    func apply(_ objects: [OID], progress: ((TransferProgress) -> Bool)?) throws {
+        if !objects.isEmpty {
+            let from = try ObjectDatabase(of: source)
+            let to = try ObjectDatabase(of: target)
+            for id in objects {
+                try to.write(try from.read(id.gitOID), expecting: id.gitOID)
+            }
+        }
+        _ = progress?(TransferProgress(totalObjects: objects.count, indexedObjects: objects.count, receivedObjects: objects.count))
+        for update in updates {
+            try target.setReference(update.name, to: update.new, force: true, logMessage: "fetch \(remote): \(reflogAction(update))")
+        }
+        for name in deletions {
+            do {
+                try target.deleteReference(name)
+            } catch let error as GitError where error.code == .notFound {
+                continue
+            }
+        }
+    }
+
+    /// What git's reflog says for the update: a new reference, a fast-forward, or a forced one.
+    private func reflogAction(_ update: Update) -> String {
+        guard let old = update.old else { return "storing head" }
+        var descendant = update.new.gitOID
+        var ancestor = old.gitOID
+        defer { git_error_clear() }
+        return git_graph_descendant_of(target.pointer, &descendant, &ancestor) == 1 ? "fast-forward" : "forced-update"
+    }
+}
+
+extension Repository {
+    /// Whether objects may be missing here on purpose: a partial clone (`--filter`), whose promisor remote serves them.
+    func isPartialClone(remote: String) -> Bool {
+        for key in ["extensions.partialclone", "remote.\(remote).promisor"] {
+            if let value = try? configString(key), value.lowercased() != "false" { return true }
+        }
+        return false
+    }
+}
+
+/// Collects the trees and blobs of new commits that differ from their parents', each after what it names.
+private struct TreeCollector {
+    let source: Repository
+    let objects: ObjectDatabase
+    let limit: Int
+    private(set) var order: [OID] = []
+    private var seen: Set<OID> = []
+    private var bytes = 0
+
+    init(source: Repository, objects: ObjectDatabase, limit: Int) {
+        self.source = source
+        self.objects = objects
+        self.limit = limit
+    }
+
+    /// Adds `tree` and whatever in it is not at the same path in one of `others`; false past the limits.
+    mutating func collect(_ tree: OID, against others: [OID]) throws(GitError) -> Bool {
+        if others.contains(tree) || seen.contains(tree) { return true }
+        seen.insert(tree)
+        let handle = try lookupTree(tree)
+        let otherHandles = try others.map { (other) throws(GitError) in try lookupTree(other) }
+        for index in 0..<git_tree_entrycount(handle.pointer) {
+            guard let entry = git_tree_entry_byindex(handle.pointer, index) else { continue }
+            let mode = git_tree_entry_filemode(entry)
+            if mode == GIT_FILEMODE_COMMIT { continue }  // a submodule's commit is not in this repository
+            let id = OID(git_tree_entry_id(entry))
+            let name = git_tree_entry_name(entry)
+            var counterparts: [OID] = []
+            var counterpartTrees: [OID] = []
+            for other in otherHandles {
+                guard let match = git_tree_entry_byname(other.pointer, name) else { continue }
+                counterparts.append(OID(git_tree_entry_id(match)))
+                if git_tree_entry_filemode(match) == GIT_FILEMODE_TREE { counterpartTrees.append(OID(git_tree_entry_id(match))) }
+            }
+            if counterparts.contains(id) { continue }
+            if mode == GIT_FILEMODE_TREE {
+                guard try collect(id, against: counterpartTrees) else { return false }
+            } else if !seen.contains(id) {
+                seen.insert(id)
+                bytes += try objects.header(id).size
+                order.append(id)
+            }
+            if order.count > limit || bytes > LocalFetch.byteLimit { return false }
+        }
+        order.append(tree)
+        return order.count <= limit
+    }
+
+    private func lookupTree(_ id: OID) throws(GitError) -> ObjectHandle {
+        var oid = id.gitOID
+        return ObjectHandle(try make("git_tree_lookup") { git_tree_lookup(&$0, source.pointer, &oid) }, owner: source)
+    }
+}
+
+/// A fetch refspec of the form `[+]refs/a/*:refs/b/*` (one `*` on each side) or `[+]refs/a/x:refs/b/x`.
+struct RefspecMapping {
+    let source: String
+    let target: String
+    let glob: Bool
+    /// `+`: the destination moves to whatever the source names, fast-forward or not.
+    let forced: Bool
+
+    init?(_ refspec: String) {
+        forced = refspec.hasPrefix("+")
+        let text = refspec.hasPrefix("+") ? String(refspec.dropFirst()) : refspec
+        let sides = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard sides.count == 2, sides.allSatisfy({ $0.hasPrefix("refs/") }) else { return nil }
+        let stars = sides.map { $0.filter { $0 == "*" }.count }
+        guard stars[0] == stars[1], stars[0] <= 1 else { return nil }
+        if stars[0] == 1 {
+            guard sides.allSatisfy({ $0.hasSuffix("/*") }) else { return nil }
+            source = String(sides[0].dropLast())
+            target = String(sides[1].dropLast())
+            glob = true
+        } else {
+            source = sides[0]
+            target = sides[1]
+            glob = false
+        }
+    }
+
+    /// The local name the remote's `name` is fetched to; nil when this refspec does not take it.
+    func destination(for name: String) -> String? {
+        if glob { return name.hasPrefix(source) && name.count > source.count ? target + name.dropFirst(source.count) : nil }
+        return name == source ? target : nil
+    }
+
+    /// The local references this refspec writes, as a glob for `references(matching:)`.
+    var destinationGlob: String { glob ? target + "*" : target }
+}
