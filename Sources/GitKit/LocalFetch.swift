@@ -17,7 +17,8 @@ extension Repository {
     func fetchLocally(remote: String, refspecs: [String], prune: Bool, progress: ((TransferProgress) -> Bool)?) throws -> Bool {
         guard let fetch = LocalFetch(into: self, remote: remote, refspecs: refspecs, prune: prune) else { return false }
         if fetch.changesNothing { return true }
-        guard let objects = fetch.missingObjects(limit: unpackLimit()) else { return false }
+        // git keeps a fetch loose only below the limit (`fetch.unpackLimit` 100: at most 99 objects).
+        guard let objects = fetch.missingObjects(limit: unpackLimit() - 1) else { return false }
         try fetch.apply(objects, progress: progress)
         return true
     }
@@ -44,15 +45,22 @@ struct LocalFetch {
     var changesNothing: Bool { updates.isEmpty && deletions.isEmpty }
 
     /// nil when the fetch is not one to do here: a remote that is not an absolute path or file:// url of a readable
-    /// repository, refspecs of other forms than `RefspecMapping` reads, a shallow repository on either side (its history
-    /// ends where the object walk below cannot see), a partial clone here, or a refspec without `+` that would move a
-    /// reference (git decides whether that is a fast-forward).
+    /// repository, refspecs of other forms than `RefspecMapping` reads or that write local branches (git refuses to move
+    /// a checked-out one), a shallow repository on either side (its history ends where the object walk below cannot
+    /// see), a partial clone here, a repository that asks git to check what it receives (`fetch.fsckObjects`,
+    /// `transfer.fsckObjects`) or to be told of reference updates (a `reference-transaction` hook), a remote that hides
+    /// references from fetches (`uploadpack.hideRefs`, `transfer.hideRefs`), a refspec without `+` that would move a
+    /// reference (git decides whether that is a fast-forward), or a symbolic reference here that the fetch would
+    /// overwrite. A remote reference whose name is not a valid one here is ignored, as git ignores a "funny ref".
     init?(into target: Repository, remote: String, refspecs: [String], prune: Bool) {
         guard let url = try? target.remoteURL(remote), let path = GitKit.localPath(of: url), path.hasPrefix("/") else { return nil }
         let mappings = refspecs.compactMap(RefspecMapping.init)
-        guard !mappings.isEmpty, mappings.count == refspecs.count else { return nil }
+        guard !mappings.isEmpty, mappings.count == refspecs.count,
+              !mappings.contains(where: { $0.target.hasPrefix("refs/heads/") }) else { return nil }
         guard git_repository_is_shallow(target.pointer) == 0, !target.isPartialClone(remote: remote),
+              !target.wantsGitToSeeTheFetch(),
               let source = try? Repository.open(path), git_repository_is_shallow(source.pointer) == 0,
+              !source.hidesReferencesFromFetches(),
               let advertised = try? source.references(matching: "refs/*") else {
             git_error_clear()
             return nil
@@ -63,7 +71,7 @@ struct LocalFetch {
         var expected: [String: (target: OID, forced: Bool)] = [:]
         for reference in advertised {
             for mapping in mappings {
-                if let destination = mapping.destination(for: reference.name) {
+                if let destination = mapping.destination(for: reference.name), Self.isValidReferenceName(destination) {
                     expected[destination] = (reference.target, mapping.forced)
                 }
             }
@@ -71,17 +79,23 @@ struct LocalFetch {
         for (name, wanted) in expected.sorted(by: { $0.key < $1.key }) {
             let current = try? target.referenceTarget(name)
             guard current != wanted.target else { continue }
-            if current != nil, !wanted.forced { return nil }
+            if current != nil, !wanted.forced || target.isSymbolicReference(name) { return nil }
             updates.append(Update(name: name, old: current ?? nil, new: wanted.target))
         }
+        guard prune else { return }
         for mapping in mappings {
             guard let local = try? target.references(matching: mapping.destinationGlob) else { return nil }
-            // `refs/remotes/origin/HEAD` is the clone's symbolic ref, never fetched nor pruned.
-            for reference in local where expected[reference.name] == nil && reference.name != mapping.target + "HEAD" {
-                guard prune else { continue }
-                if !deletions.contains(reference.name) { deletions.append(reference.name) }
+            // A symbolic reference (`refs/remotes/origin/HEAD`, or one the user made) is never pruned, as git never does.
+            for reference in local where expected[reference.name] == nil && !deletions.contains(reference.name)
+                && !target.isSymbolicReference(reference.name) {
+                deletions.append(reference.name)
             }
         }
+    }
+
+    static func isValidReferenceName(_ name: String) -> Bool {
+        var valid: Int32 = 0
+        return git_reference_name_is_valid(&valid, name) == 0 && valid == 1
     }
 
     /// The objects the updated references need that no reference here reaches already, each after the objects it names
@@ -101,19 +115,22 @@ struct LocalFetch {
     private func collectMissingObjects(limit: Int) throws -> [OID]? {
         let objects = try ObjectDatabase(of: source)
         let present = try ObjectDatabase(of: target)
-        var tags: [OID] = []
+        var tags: [OID] = []  // each tag after the tag it names
         var tips: [OID] = []
         for update in updates {
             var id = update.new
+            var chain: [OID] = []
             while true {
                 let type = try objects.header(id).type
                 if type == GIT_OBJECT_COMMIT { tips.append(id); break }
-                guard type == GIT_OBJECT_TAG, tags.count <= limit else { return nil }
-                if !tags.contains(id), !present.contains(id) { tags.append(id) }
+                guard type == GIT_OBJECT_TAG, chain.count <= limit else { return nil }
+                if !present.contains(id) { chain.append(id) }
                 var oid = id.gitOID
                 let tag = ObjectHandle(try make("git_tag_lookup") { git_tag_lookup(&$0, source.pointer, &oid) }, owner: source)
                 id = OID(git_tag_target_id(tag.pointer))
             }
+            for tag in chain.reversed() where !tags.contains(tag) { tags.append(tag) }
+            if tags.count > limit { return nil }
         }
         guard let commits = try newCommits(from: tips, in: objects, limit: limit) else { return nil }
         var collector = TreeCollector(source: source, objects: objects, limit: limit - commits.count - tags.count)
@@ -129,7 +146,7 @@ struct LocalFetch {
             }
             guard try collector.collect(OID(git_commit_tree_id(handle.pointer)), against: parentTrees) else { return nil }
         }
-        return collector.order + commits + tags.reversed()
+        return collector.order + commits + tags
     }
 
     /// The commits `tips` reach in the remote's history and no reference here reaches, parents first; nil past `limit`.
@@ -168,15 +185,16 @@ struct LocalFetch {
             }
         }
         _ = progress?(TransferProgress(totalObjects: objects.count, indexedObjects: objects.count, receivedObjects: objects.count))
-        for update in updates {
-            try target.setReference(update.name, to: update.new, force: true, logMessage: "fetch \(remote): \(reflogAction(update))")
-        }
+        // Pruning first, as git does: a branch `release` may give way to `release/1.0`, and the other way round.
         for name in deletions {
             do {
                 try target.deleteReference(name)
             } catch let error as GitError where error.code == .notFound {
                 continue
             }
+        }
+        for update in updates {
+            try target.setReference(update.name, to: update.new, force: true, logMessage: "fetch \(remote): \(reflogAction(update))")
         }
     }
 
@@ -197,6 +215,33 @@ extension Repository {
             if let value = try? configString(key), value.lowercased() != "false" { return true }
         }
         return false
+    }
+
+    /// Whether an upload from this repository hides some references (`uploadpack.hideRefs`, `transfer.hideRefs`).
+    func hidesReferencesFromFetches() -> Bool {
+        ["uploadpack.hideRefs", "transfer.hideRefs"].contains { key in (try? configString(key)) != nil }
+    }
+
+    func isSymbolicReference(_ name: String) -> Bool {
+        defer { git_error_clear() }
+        return (try? lookupReference(name))?.symbolicTarget != nil
+    }
+
+    /// Whether a fetch here must be git's own: git checks what it receives (`fetch.fsckObjects`, else
+    /// `transfer.fsckObjects`), or a `reference-transaction` hook wants to see the reference updates.
+    func wantsGitToSeeTheFetch() -> Bool {
+        // fetch.fsckObjects wins over transfer.fsckObjects when both are set.
+        let fsck = ["fetch.fsckObjects", "transfer.fsckObjects"].lazy.compactMap { key in try? self.configString(key) }.first
+        if let fsck, ["true", "yes", "on", "1"].contains(fsck.lowercased()) { return true }
+        var hooks = gitDir + "/hooks"
+        if let configured = try? configString("core.hooksPath"), !configured.isEmpty {
+            if configured.hasPrefix("~/") {
+                hooks = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + configured.dropFirst()
+            } else {
+                hooks = configured.hasPrefix("/") ? configured : (workdir ?? gitDir) + "/" + configured
+            }
+        }
+        return FileManager.default.isExecutableFile(atPath: hooks + "/reference-transaction")
     }
 }
 
@@ -229,10 +274,13 @@ private struct TreeCollector {
             let name = git_tree_entry_name(entry)
             var counterparts: [OID] = []
             var counterpartTrees: [OID] = []
+            // Only an entry of the same kind covers this one: a submodule's commit id may equal any object's id.
             for other in otherHandles {
                 guard let match = git_tree_entry_byname(other.pointer, name) else { continue }
+                let matchMode = git_tree_entry_filemode(match)
+                guard matchMode != GIT_FILEMODE_COMMIT, (matchMode == GIT_FILEMODE_TREE) == (mode == GIT_FILEMODE_TREE) else { continue }
                 counterparts.append(OID(git_tree_entry_id(match)))
-                if git_tree_entry_filemode(match) == GIT_FILEMODE_TREE { counterpartTrees.append(OID(git_tree_entry_id(match))) }
+                if matchMode == GIT_FILEMODE_TREE { counterpartTrees.append(OID(git_tree_entry_id(match))) }
             }
             if counterparts.contains(id) { continue }
             if mode == GIT_FILEMODE_TREE {

@@ -97,8 +97,23 @@ import Testing
 
         // A refspec without `+` that would move a reference: git decides whether that is a fast-forward.
         #expect(LocalFetch(into: repository, remote: "origin", refspecs: ["refs/heads/*:refs/remotes/origin/*"], prune: true) == nil)
+        // A refspec that writes local branches: git refuses to move a checked-out one.
+        #expect(LocalFetch(into: repository, remote: "origin", refspecs: ["+refs/heads/*:refs/heads/*"], prune: true) == nil)
+        // A remote that hides references from fetches.
+        try run("/usr/bin/git", ["--git-dir=" + fixture.bare, "config", "uploadpack.hideRefs", "refs/heads/develop"])
+        #expect(LocalFetch(into: repository, remote: "origin", refspecs: Self.refspecs, prune: true) == nil)
+        try run("/usr/bin/git", ["--git-dir=" + fixture.bare, "config", "--unset", "uploadpack.hideRefs"])
         // Refspecs of other forms.
         #expect(LocalFetch(into: repository, remote: "origin", refspecs: ["refs/heads/main"], prune: true) == nil)
+        // A repository that has git check what it receives, or that has a reference-transaction hook.
+        try git("config", "transfer.fsckObjects", "true", in: clone)
+        #expect(LocalFetch(into: try Repository.open(clone), remote: "origin", refspecs: Self.refspecs, prune: true) == nil)
+        try git("config", "fetch.fsckObjects", "false", in: clone)
+        #expect(LocalFetch(into: try Repository.open(clone), remote: "origin", refspecs: Self.refspecs, prune: true) != nil)
+        try write("#!/bin/sh\n", to: clone + "/.git/hooks/reference-transaction")
+        try run("/bin/chmod", ["+x", clone + "/.git/hooks/reference-transaction"])
+        #expect(LocalFetch(into: try Repository.open(clone), remote: "origin", refspecs: Self.refspecs, prune: true) == nil)
+        try FileManager.default.removeItem(atPath: clone + "/.git/hooks/reference-transaction")
         // More objects than the limit.
         #expect(try #require(LocalFetch(into: repository, remote: "origin", refspecs: Self.refspecs, prune: true)).missingObjects(limit: 2) == nil)
 
@@ -112,6 +127,79 @@ import Testing
         #expect(LocalFetch(into: try Repository.open(partial), remote: "origin", refspecs: Self.refspecs, prune: true) == nil)
         try git("remote", "set-url", "origin", "../remote.git", in: clone)
         #expect(LocalFetch(into: try Repository.open(clone), remote: "origin", refspecs: Self.refspecs, prune: true) == nil)
+    }
+
+    @Test func prunesBeforeUpdatingSoABranchMayBecomeADirectoryAndBack() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let (fixture, clone) = try cloned(sandbox)
+        let repository = try Repository.open(clone)
+        let options = FetchOptions(prune: true, downloadTags: .all)
+        try git("branch", "release", "main", in: fixture.bare)
+        try repository.fetch(remote: "origin", options: options)
+        try git("branch", "-D", "release", in: fixture.bare)
+        try git("branch", "release/1.0", "main", in: fixture.bare)
+        try repository.fetch(remote: "origin", options: options)
+        #expect(try repository.reference("refs/remotes/origin/release/1.0") == fixture.c3)
+        #expect(try repository.reference("refs/remotes/origin/release") == nil)
+        try git("branch", "-D", "release/1.0", in: fixture.bare)
+        try git("branch", "release", "develop", in: fixture.bare)
+        try repository.fetch(remote: "origin", options: options)
+        #expect(try repository.reference("refs/remotes/origin/release") == fixture.d1)
+    }
+
+    @Test func aRemoteReferenceWithAnInvalidNameIsIgnoredAsGitIgnoresIt() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let (fixture, clone) = try cloned(sandbox)
+        let newMain = try fixture.pushNewCommit(in: sandbox, file: "new.txt", content: "new\n", message: "New")
+        try write(newMain.hex + "\n", to: fixture.bare + "/refs/heads/bad..name")
+        let repository = try Repository.open(clone)
+        try repository.fetch(remote: "origin", options: FetchOptions(prune: true, downloadTags: .all))
+        #expect(try repository.reference("refs/remotes/origin/main") == newMain)
+        #expect(try git("for-each-ref", "--format=%(refname)", "refs/remotes/origin", in: clone).split(separator: "\n").sorted()
+                == ["refs/remotes/origin/HEAD", "refs/remotes/origin/develop", "refs/remotes/origin/main"])
+    }
+
+    @Test func symbolicReferencesAreNeitherPrunedNorOverwritten() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let (fixture, clone) = try cloned(sandbox)
+        try git("symbolic-ref", "refs/remotes/origin/mine", "refs/remotes/origin/develop", in: clone)
+        let newMain = try fixture.pushNewCommit(in: sandbox, file: "new.txt", content: "new\n", message: "New")
+        let repository = try Repository.open(clone)
+        try repository.fetch(remote: "origin", options: FetchOptions(prune: true, downloadTags: .all))
+        #expect(try repository.reference("refs/remotes/origin/main") == newMain)
+        #expect(try git("symbolic-ref", "refs/remotes/origin/mine", in: clone) == "refs/remotes/origin/develop")
+        // A remote branch named like the symbolic ref: git decides what happens to it.
+        try git("branch", "mine", "main", in: fixture.bare)
+        #expect(LocalFetch(into: repository, remote: "origin", refspecs: Self.refspecs, prune: true) == nil)
+    }
+
+    @Test func aFileWhoseIdASubmoduleEntryOnceNamedIsCopied() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let fixture = try RemoteFixture(in: sandbox)
+        // A commit records a submodule entry whose id is that of a blob nobody has yet; the next commit makes the blob.
+        let scratch = sandbox.at("scratch")
+        try run("/usr/bin/git", ["clone", "-q", fixture.bare, scratch])
+        try write("payload\n", to: sandbox.at("payload"))
+        let blob = try git("hash-object", sandbox.at("payload"), in: scratch)
+        try git("update-index", "--add", "--cacheinfo", "160000,\(blob),vendor", in: scratch)
+        try git("commit", "-q", "-m", "Submodule", in: scratch)
+        try git("push", "-q", "origin", "main", in: scratch)
+        let clone = sandbox.at("clone")
+        try run("/usr/bin/git", ["clone", "-q", "--no-checkout", fixture.fileURL, clone])
+        try git("rm", "-q", "--cached", "vendor", in: scratch)
+        try commitFile(scratch, "vendor", "payload\n", "File")
+        try git("push", "-q", "origin", "main", in: scratch)
+
+        let (_, objects) = try plan(clone)
+        #expect(objects.map(\.hex).contains(blob))
+        let repository = try Repository.open(clone)
+        try repository.fetch(remote: "origin", options: FetchOptions(prune: true, downloadTags: .all))
+        #expect(try git("cat-file", "-p", "origin/main:vendor", in: clone) == "payload")
+        #expect(try git("fsck", "--strict", "--no-dangling", "--no-progress", in: clone).isEmpty)
     }
 
     @Test func aTagOfATreeIsLeftToTheTransfer() throws {
