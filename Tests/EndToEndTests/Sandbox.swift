@@ -64,12 +64,12 @@ final class Sandbox {
     }
 
     /// Starts the built `modkit` binary in the background (output discarded), for tests that interrupt it.
-    func spawnModkit(_ arguments: [String], in directory: String) throws -> Process {
+    func spawnModkit(_ arguments: [String], in directory: String, extra: [String: String] = [:]) throws -> Process {
         let process = Process()
         process.executableURL = Sandbox.modkitBinary
         process.arguments = arguments
         process.currentDirectoryURL = url(directory)
-        process.environment = environment
+        process.environment = environment.merging(extra) { _, new in new }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -47,6 +47,56 @@ import Glibc
         #expect(counts.contains("garbage: 0") && counts.contains("size-garbage: 0"), "\(counts)")
     }
 
+    /// A fetch from a remote on this machine copies the objects in-process, then moves the refs: killed at any moment,
+    /// it leaves every ref's history whole (`git fsck --strict`), and the next sync finishes the update.
+    @Test func killedInProcessFetchesLeaveEveryRefWhole() throws {
+        let sandbox = try Sandbox()
+        try sandbox.makeRemote("Core")
+        try sandbox.writeManifest([("Core", nil)])
+        #expect(try sandbox.modkit("sync", in: "ws").status == 0)
+        let clone = "ws/Libs/Core"
+        // 40 files of 300 KB in 8 directories and a tag: about 50 objects (copied in-process, below fetch.unpackLimit),
+        // 12 MB to compress, so that kills land while objects are written as well as before and after.
+        func pushUpdate(_ round: Int) throws {
+            _ = try sandbox.run("/bin/sh", ["-c", "for i in $(seq 40); do mkdir -p Assets/D$((i % 8)); head -c 300000 /dev/urandom > Assets/D$((i % 8))/A$i.bin; done"],
+                                in: sandbox.url("src/Core"))
+            try sandbox.pushNewCommit("Core", file: "CHANGES.md", text: "round \(round)\n")
+            try sandbox.git("tag", "-a", "r\(round)", "-m", "round \(round)", in: "src/Core")
+            try sandbox.git("push", "-q", sandbox.url("remotes/Core.git").path, "r\(round)", in: "src/Core")
+        }
+        var outcomes: [String: Int] = [:]
+        var pushed = 0
+        for round in 1...12 {
+            // A new update only once the last one is in: two of them would be more than fetch.unpackLimit objects.
+            if try sandbox.git("rev-parse", "refs/remotes/origin/main", in: clone) == sandbox.remoteHead("Core") {
+                pushed += 1
+                try pushUpdate(pushed)
+            }
+            let trace = sandbox.url("trace-\(round)").path
+            let process = try sandbox.spawnModkit(["sync"], in: "ws", extra: ["GIT_TRACE": trace])
+            usleep(UInt32.random(in: 0...900_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let text = (try? String(contentsOfFile: trace, encoding: .utf8)) ?? ""
+            #expect(!text.contains("fetch"), "round \(round): the update went to git, not the in-process fetch")
+            let moved = try sandbox.git("rev-parse", "refs/remotes/origin/main", in: clone) == sandbox.remoteHead("Core")
+            outcomes[moved ? "refs moved" : "refs not moved yet", default: 0] += 1
+            #expect(try sandbox.git("fsck", "--no-progress", "--strict", "--no-dangling", in: clone).isEmpty, "round \(round)")
+            if round % 3 == 0 {
+                let result = try sandbox.modkit("sync", in: "ws")
+                #expect(result.status == 0, "\(result.err)")
+                #expect(try sandbox.head(of: "Core") == sandbox.remoteHead("Core"))
+            }
+        }
+        print("killedInProcessFetchesLeaveEveryRefWhole: \(outcomes)")
+        let result = try sandbox.modkit("sync", in: "ws")
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try sandbox.head(of: "Core") == sandbox.remoteHead("Core"))
+        #expect(try sandbox.git("rev-parse", "r\(pushed)", in: clone) == sandbox.git("rev-parse", "r\(pushed)", in: "src/Core"))
+        #expect(try sandbox.git("status", "--porcelain", in: clone).isEmpty)
+        #expect(try sandbox.git("fsck", "--no-progress", "--strict", in: clone).isEmpty)
+    }
+
     @Test func syncsStartedTogetherOnAStaleLockLetExactlyOneProceed() throws {
         let sandbox = try Sandbox()
         // The stalled module keeps the winner busy (and holding the lock) for the timeout.
