@@ -51,15 +51,14 @@ struct LocalFetch {
     /// `transfer.fsckObjects`) or to be told of reference updates (a `reference-transaction` hook), a remote that hides
     /// references from fetches (`uploadpack.hideRefs`, `transfer.hideRefs`), a refspec without `+` that would move a
     /// reference (git decides whether that is a fast-forward), or a symbolic reference here that the fetch would
-    /// overwrite. A remote reference whose name is not a valid one here is ignored, as git ignores a "funny ref".
+    /// overwrite. A remote reference whose name is not a valid one here is ignored, as git ignores a "funny ref". This
+    /// repository's own settings (shallow, partial, fsck, hook) are read only when the fetch would write something.
     init?(into target: Repository, remote: String, refspecs: [String], prune: Bool) {
         guard let url = try? target.remoteURL(remote), let path = GitKit.localPath(of: url), path.hasPrefix("/") else { return nil }
         let mappings = refspecs.compactMap(RefspecMapping.init)
         guard !mappings.isEmpty, mappings.count == refspecs.count,
               !mappings.contains(where: { $0.target.hasPrefix("refs/heads/") }) else { return nil }
-        guard git_repository_is_shallow(target.pointer) == 0, !target.isPartialClone(remote: remote),
-              !target.wantsGitToSeeTheFetch(),
-              let source = try? Repository.open(path), git_repository_is_shallow(source.pointer) == 0,
+        guard let source = try? Repository.open(path), git_repository_is_shallow(source.pointer) == 0,
               !source.hidesReferencesFromFetches(),
               let advertised = try? source.references(matching: "refs/*") else {
             git_error_clear()
@@ -82,14 +81,19 @@ struct LocalFetch {
             if current != nil, !wanted.forced || target.isSymbolicReference(name) { return nil }
             updates.append(Update(name: name, old: current ?? nil, new: wanted.target))
         }
-        guard prune else { return }
-        for mapping in mappings {
-            guard let local = try? target.references(matching: mapping.destinationGlob) else { return nil }
-            // A symbolic reference (`refs/remotes/origin/HEAD`, or one the user made) is never pruned, as git never does.
-            for reference in local where expected[reference.name] == nil && !deletions.contains(reference.name)
-                && !target.isSymbolicReference(reference.name) {
-                deletions.append(reference.name)
+        if prune {
+            for mapping in mappings {
+                guard let local = try? target.references(matching: mapping.destinationGlob) else { return nil }
+                // A symbolic reference (`refs/remotes/origin/HEAD`, or one the user made) is never pruned, as git never does.
+                for reference in local where expected[reference.name] == nil && !deletions.contains(reference.name)
+                    && !target.isSymbolicReference(reference.name) {
+                    deletions.append(reference.name)
+                }
             }
+        }
+        // What only matters when something is written (the daily no-op sync reads no configuration for it).
+        if !changesNothing {
+            guard git_repository_is_shallow(target.pointer) == 0, !target.wantsGitToSeeTheFetch(from: remote) else { return nil }
         }
     }
 
@@ -209,32 +213,17 @@ struct LocalFetch {
 }
 
 extension Repository {
-    /// Whether objects may be missing here on purpose: a partial clone (`--filter`), whose promisor remote serves them.
-    func isPartialClone(remote: String) -> Bool {
-        for key in ["extensions.partialclone", "remote.\(remote).promisor"] {
-            if let value = try? configString(key), value.lowercased() != "false" { return true }
-        }
-        return false
-    }
-
-    /// Whether an upload from this repository hides some references (`uploadpack.hideRefs`, `transfer.hideRefs`).
-    func hidesReferencesFromFetches() -> Bool {
-        ["uploadpack.hideRefs", "transfer.hideRefs"].contains { key in (try? configString(key)) != nil }
-    }
-
-    func isSymbolicReference(_ name: String) -> Bool {
-        defer { git_error_clear() }
-        return (try? lookupReference(name))?.symbolicTarget != nil
-    }
-
-    /// Whether a fetch here must be git's own: git checks what it receives (`fetch.fsckObjects`, else
-    /// `transfer.fsckObjects`), or a `reference-transaction` hook wants to see the reference updates.
-    func wantsGitToSeeTheFetch() -> Bool {
-        // fetch.fsckObjects wins over transfer.fsckObjects when both are set.
-        let fsck = ["fetch.fsckObjects", "transfer.fsckObjects"].lazy.compactMap { key in try? self.configString(key) }.first
-        if let fsck, ["true", "yes", "on", "1"].contains(fsck.lowercased()) { return true }
+    /// Whether a fetch from `remote` here must be git's own: a partial clone (`--filter`), whose promisor remote serves
+    /// missing objects; git checking what it receives (`fetch.fsckObjects`, else `transfer.fsckObjects`); or a
+    /// `reference-transaction` hook that wants to see the reference updates.
+    func wantsGitToSeeTheFetch(from remote: String) -> Bool {
+        let promisor = "remote.\(remote).promisor"
+        let values = configStrings(["extensions.partialclone", promisor, "fetch.fsckObjects", "transfer.fsckObjects", "core.hooksPath"])
+        func isTrue(_ value: String?) -> Bool { value.map { ["true", "yes", "on", "1"].contains($0.lowercased()) } ?? false }
+        if values["extensions.partialclone"] != nil || isTrue(values[promisor]) { return true }
+        if isTrue(values["fetch.fsckObjects"] ?? values["transfer.fsckObjects"]) { return true }
         var hooks = gitDir + "/hooks"
-        if let configured = try? configString("core.hooksPath"), !configured.isEmpty {
+        if let configured = values["core.hooksPath"], !configured.isEmpty {
             if configured.hasPrefix("~/") {
                 hooks = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + configured.dropFirst()
             } else {
@@ -242,6 +231,16 @@ extension Repository {
             }
         }
         return FileManager.default.isExecutableFile(atPath: hooks + "/reference-transaction")
+    }
+
+    /// Whether an upload from this repository hides some references (`uploadpack.hideRefs`, `transfer.hideRefs`).
+    func hidesReferencesFromFetches() -> Bool {
+        !configStrings(["uploadpack.hideRefs", "transfer.hideRefs"]).isEmpty
+    }
+
+    func isSymbolicReference(_ name: String) -> Bool {
+        defer { git_error_clear() }
+        return (try? lookupReference(name))?.symbolicTarget != nil
     }
 }
 

@@ -93,6 +93,22 @@ public final class Repository {
     }
 }
 
+extension Repository {
+    /// Several config values from one snapshot, as `configString` reads one; unset (or unreadable) keys are absent.
+    func configStrings(_ keys: [String]) -> [String: String] {
+        defer { git_error_clear() }
+        guard let snapshot = try? make("git_repository_config_snapshot", { git_repository_config_snapshot(&$0, pointer) })
+        else { return [:] }
+        let config = ConfigHandle(snapshot, owner: self)
+        var values: [String: String] = [:]
+        for key in keys {
+            var buf = git_buf()
+            if git_config_get_string_buf(&buf, config.pointer, key) == 0 { values[key] = takeBuf(&buf) }
+        }
+        return values
+    }
+}
+
 /// Lends an optional C string to `body` (NULL for nil).
 @discardableResult
 func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CChar>?) throws(GitError) -> T) throws(GitError) -> T {
