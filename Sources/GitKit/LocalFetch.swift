@@ -67,26 +67,32 @@ struct LocalFetch {
         self.target = target
         self.source = source
         self.remote = remote
-        var expected: [String: (target: OID, forced: Bool)] = [:]
+        // Reference names are bytes: keyed as Strings, two names that differ only in Unicode normalization would be one.
+        var expected: [ReferenceName: (name: String, target: OID, forced: Bool)] = [:]
         for reference in advertised {
+            // A name that was not valid UTF-8 reached us altered; git keeps its bytes.
+            if reference.name.unicodeScalars.contains("\u{FFFD}") { return nil }
             for mapping in mappings {
                 if let destination = mapping.destination(for: reference.name), Self.isValidReferenceName(destination) {
-                    expected[destination] = (reference.target, mapping.forced)
+                    expected[ReferenceName(destination)] = (destination, reference.target, mapping.forced)
                 }
             }
         }
-        for (name, wanted) in expected.sorted(by: { $0.key < $1.key }) {
-            let current = try? target.referenceTarget(name)
+        for wanted in expected.values.sorted(by: { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }) {
+            let current = try? target.referenceTarget(wanted.name)
             guard current != wanted.target else { continue }
-            if current != nil, !wanted.forced || target.isSymbolicReference(name) { return nil }
-            updates.append(Update(name: name, old: current ?? nil, new: wanted.target))
+            if current != nil, !wanted.forced || target.isSymbolicReference(wanted.name) { return nil }
+            updates.append(Update(name: wanted.name, old: current ?? nil, new: wanted.target))
         }
         if prune {
+            var pruned: Set<ReferenceName> = []
             for mapping in mappings {
                 guard let local = try? target.references(matching: mapping.destinationGlob) else { return nil }
                 // A symbolic reference (`refs/remotes/origin/HEAD`, or one the user made) is never pruned, as git never does.
-                for reference in local where expected[reference.name] == nil && !deletions.contains(reference.name)
-                    && !target.isSymbolicReference(reference.name) {
+                for reference in local where expected[ReferenceName(reference.name)] == nil
+                    && !pruned.contains(ReferenceName(reference.name)) && !target.isSymbolicReference(reference.name) {
+                    if reference.name.unicodeScalars.contains("\u{FFFD}") { return nil }
+                    pruned.insert(ReferenceName(reference.name))
                     deletions.append(reference.name)
                 }
             }
@@ -97,7 +103,9 @@ struct LocalFetch {
         }
     }
 
+    /// Valid for libgit2, and without the control characters and DEL that git refuses too ("funny ref").
     static func isValidReferenceName(_ name: String) -> Bool {
+        guard !name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return false }
         var valid: Int32 = 0
         return git_reference_name_is_valid(&valid, name) == 0 && valid == 1
     }
@@ -197,8 +205,18 @@ struct LocalFetch {
                 continue
             }
         }
+        // As git does, one reference that cannot be written (a name the file system refuses, a directory in the way)
+        // fails the fetch but does not stop the others.
+        var failures: [String] = []
         for update in updates {
-            try target.setReference(update.name, to: update.new, force: true, logMessage: "fetch \(remote): \(reflogAction(update))")
+            do {
+                try target.setReference(update.name, to: update.new, force: true, logMessage: "fetch \(remote): \(reflogAction(update))")
+            } catch {
+                failures.append("\(update.name): \(error)")
+            }
+        }
+        if !failures.isEmpty {
+            throw GitError(code: .other(-1), message: "could not update \(failures.joined(separator: "; "))", function: "git_reference_create")
         }
     }
 
@@ -217,13 +235,16 @@ extension Repository {
     /// missing objects; git checking what it receives (`fetch.fsckObjects`, else `transfer.fsckObjects`); or a
     /// `reference-transaction` hook that wants to see the reference updates.
     func wantsGitToSeeTheFetch(from remote: String) -> Bool {
+        // Settings given to git through the environment (`git -c`, GIT_CONFIG_COUNT): libgit2 does not read them.
+        let environment = ProcessInfo.processInfo.environment
+        if environment["GIT_CONFIG_PARAMETERS"] != nil || environment["GIT_CONFIG_COUNT"] != nil { return true }
         let promisor = "remote.\(remote).promisor"
-        let values = configStrings(["extensions.partialclone", promisor, "fetch.fsckObjects", "transfer.fsckObjects", "core.hooksPath"])
-        func isTrue(_ value: String?) -> Bool { value.map { ["true", "yes", "on", "1"].contains($0.lowercased()) } ?? false }
-        if values["extensions.partialclone"] != nil || isTrue(values[promisor]) { return true }
-        if isTrue(values["fetch.fsckObjects"] ?? values["transfer.fsckObjects"]) { return true }
+        let values = configBools(["extensions.partialclone", promisor, "fetch.fsckObjects", "transfer.fsckObjects"])
+        if values["extensions.partialclone"] != nil || values[promisor] == true { return true }
+        if values["fetch.fsckObjects"] ?? values["transfer.fsckObjects"] ?? false { return true }
+        let hooksPath = configStrings(["core.hooksPath"])["core.hooksPath"]
         var hooks = gitDir + "/hooks"
-        if let configured = values["core.hooksPath"], !configured.isEmpty {
+        if let configured = hooksPath, !configured.isEmpty {
             if configured.hasPrefix("~/") {
                 hooks = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + configured.dropFirst()
             } else {
@@ -242,6 +263,12 @@ extension Repository {
         defer { git_error_clear() }
         return (try? lookupReference(name))?.symbolicTarget != nil
     }
+}
+
+/// A reference name compared by its bytes, as git compares them.
+struct ReferenceName: Hashable {
+    let bytes: [UInt8]
+    init(_ name: String) { bytes = Array(name.utf8) }
 }
 
 /// Collects the trees and blobs of new commits that differ from their parents', each after what it names.

@@ -107,6 +107,26 @@ extension Repository {
         }
         return values
     }
+
+    /// Several boolean config values from one snapshot, parsed as git parses them (`yes`, `on`, `1`, `2`, a key with no
+    /// value…); a key that is unset is absent, and one that is not a boolean reads as true (git would refuse to run).
+    func configBools(_ keys: [String]) -> [String: Bool] {
+        defer { git_error_clear() }
+        guard let snapshot = try? make("git_repository_config_snapshot", { git_repository_config_snapshot(&$0, pointer) })
+        else { return [:] }
+        let config = ConfigHandle(snapshot, owner: self)
+        var values: [String: Bool] = [:]
+        for key in keys {
+            var value: Int32 = 0
+            let result = git_config_get_bool(&value, config.pointer, key)
+            if result == 0 {
+                values[key] = value != 0
+            } else if result != GIT_ENOTFOUND.rawValue {
+                values[key] = true
+            }
+        }
+        return values
+    }
 }
 
 /// Lends an optional C string to `body` (NULL for nil).

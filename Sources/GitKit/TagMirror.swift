@@ -33,6 +33,16 @@ extension Repository {
         try check(git_refdb_compress(refdb.pointer), "git_refdb_compress")
     }
 
+    /// Whether a local reference stands where `name` would need a directory, or lives below `name` itself.
+    private func tagNameCollides(_ name: String) -> Bool {
+        var parent = name
+        while let slash = parent.lastIndex(of: "/"), parent[..<slash] != "refs/tags" {
+            parent = String(parent[..<slash])
+            if (try? referenceTarget(parent)) ?? nil != nil { return true }
+        }
+        return !((try? references(matching: name + "/*")) ?? []).isEmpty
+    }
+
     /// Creates each mirrored tag missing from refs/tags/; returns the names where a different local tag was kept.
     func adoptMirroredTags(remote: String) throws -> [String] {
         let prefix = Repository.tagMirrorPrefix(remote)
@@ -48,6 +58,8 @@ extension Repository {
             let result = git_reference_create(&created, pointer, "refs/tags/" + name, &oid, 0, "fetch: new tag from \(remote)")
             if let created { git_reference_free(created) }
             if result == GIT_EEXISTS.rawValue { kept.append(name); continue }
+            // A local tag where the remote's needs a directory (`v1` against `v1/rc`), or the other way round.
+            if result < 0, tagNameCollides("refs/tags/" + name) { git_error_clear(); kept.append(name); continue }
             try check(result, "git_reference_create")
         }
         return kept.sorted()

@@ -202,6 +202,79 @@ import Testing
         #expect(try git("fsck", "--strict", "--no-dangling", "--no-progress", in: clone).isEmpty)
     }
 
+    @Test func namesAreComparedByTheirBytes() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let (fixture, clone) = try cloned(sandbox)
+        // "café" composed and decomposed: the same text, two branches to git. A name with DEL is a "funny ref" git ignores.
+        try git("branch", "caf\u{E9}", "main", in: fixture.bare)
+        try git("branch", "cafe\u{301}", "develop", in: fixture.bare)
+        let newMain = try fixture.pushNewCommit(in: sandbox, file: "new.txt", content: "new\n", message: "New")
+        try write(fixture.c3.hex + "\n", to: fixture.bare + "/refs/heads/del\u{7F}x")
+        let repository = try Repository.open(clone)
+        try repository.fetch(remote: "origin", options: FetchOptions(prune: true, downloadTags: .all))
+        // Compared as bytes: Swift compares strings by canonical equivalence, which would hide the very fault.
+        func lines(_ text: String) -> Set<[UInt8]> { Set(text.split(separator: "\n").map { Array($0.utf8) }) }
+        let listed = try git("for-each-ref", "--format=%(objectname) %(refname)", "refs/remotes/origin", in: clone)
+        #expect(lines(listed) == lines("""
+            \(newMain.hex) refs/remotes/origin/HEAD
+            \(fixture.c3.hex) refs/remotes/origin/caf\u{E9}
+            \(fixture.d1.hex) refs/remotes/origin/cafe\u{301}
+            \(fixture.d1.hex) refs/remotes/origin/develop
+            \(newMain.hex) refs/remotes/origin/main
+            """), "\(listed)")
+        // Renamed from one form to the other: the old one is pruned.
+        try git("branch", "-D", "cafe\u{301}", in: fixture.bare)
+        try repository.fetch(remote: "origin", options: FetchOptions(prune: true, downloadTags: .all))
+        #expect(lines(try git("for-each-ref", "--format=%(refname)", "refs/remotes/origin/caf*", in: clone))
+                == lines("refs/remotes/origin/caf\u{E9}"))
+    }
+
+    @Test func oneReferenceThatCannotBeWrittenDoesNotStopTheOthers() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let (fixture, clone) = try cloned(sandbox)
+        let newMain = try fixture.pushNewCommit(in: sandbox, file: "new.txt", content: "new\n", message: "New")
+        // A branch whose name is too long for a file here, written before `main` (names go in byte order); the remote
+        // keeps it in packed-refs, unsorted.
+        try git("pack-refs", "--all", in: fixture.bare)
+        let long = "refs/heads/a" + String(repeating: "x", count: 300)
+        let packed = try read(fixture.bare + "/packed-refs").replacingOccurrences(of: " sorted", with: "")
+        try write(packed + "\(fixture.c3.hex) \(long)\n", to: fixture.bare + "/packed-refs")
+        let repository = try Repository.open(clone)
+        #expect(throws: GitError.self) {
+            try repository.fetch(remote: "origin", options: FetchOptions(prune: true, downloadTags: .all))
+        }
+        #expect(try repository.reference("refs/remotes/origin/main") == newMain)
+    }
+
+    @Test func fsckSettingsAreReadAsGitReadsThem() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let (fixture, clone) = try cloned(sandbox)
+        try fixture.pushNewCommit(in: sandbox, file: "new.txt", content: "new\n", message: "New")
+        for value in ["2", "yes", "On"] {
+            try git("config", "fetch.fsckObjects", value, in: clone)
+            #expect(LocalFetch(into: try Repository.open(clone), remote: "origin", refspecs: Self.refspecs, prune: true) == nil, "\(value)")
+        }
+        try git("config", "--unset", "fetch.fsckObjects", in: clone)
+        try write((try read(clone + "/.git/config")) + "[transfer]\n\tfsckObjects\n", to: clone + "/.git/config")
+        #expect(LocalFetch(into: try Repository.open(clone), remote: "origin", refspecs: Self.refspecs, prune: true) == nil)
+    }
+
+    @Test func aRemoteTagThatCollidesWithALocalTagIsKept() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let (fixture, clone) = try cloned(sandbox)
+        let repository = try Repository.open(clone)
+        try git("tag", "v2", "main", in: clone)
+        try git("tag", "v2/rc1", "main", in: fixture.bare)
+        let report = try repository.fetch(remote: "origin", options: FetchOptions(prune: true, downloadTags: .all))
+        #expect(report.keptLocalTags == ["v2/rc1"])
+        #expect(try repository.reference("refs/modkit/remote-tags/origin/v2/rc1") == fixture.c3)
+        #expect(try repository.reference("refs/tags/v2") == fixture.c3)
+    }
+
     @Test func aTagOfATreeIsLeftToTheTransfer() throws {
         let sandbox = try Sandbox()
         defer { sandbox.cleanup() }
