@@ -96,34 +96,30 @@ public final class Repository {
 extension Repository {
     /// Several config values from one snapshot, as `configString` reads one; unset (or unreadable) keys are absent.
     func configStrings(_ keys: [String]) -> [String: String] {
-        defer { git_error_clear() }
-        guard let snapshot = try? make("git_repository_config_snapshot", { git_repository_config_snapshot(&$0, pointer) })
-        else { return [:] }
-        let config = ConfigHandle(snapshot, owner: self)
-        var values: [String: String] = [:]
-        for key in keys {
+        readConfig(keys) { config, key in
             var buf = git_buf()
-            if git_config_get_string_buf(&buf, config.pointer, key) == 0 { values[key] = takeBuf(&buf) }
+            return git_config_get_string_buf(&buf, config, key) == 0 ? takeBuf(&buf) : nil
         }
-        return values
     }
 
     /// Several boolean config values from one snapshot, parsed as git parses them (`yes`, `on`, `1`, `2`, a key with no
     /// value…); a key that is unset is absent, and one that is not a boolean reads as true (git would refuse to run).
     func configBools(_ keys: [String]) -> [String: Bool] {
+        readConfig(keys) { config, key in
+            var value: Int32 = 0
+            let result = git_config_get_bool(&value, config, key)
+            return result == 0 ? value != 0 : result == GIT_ENOTFOUND.rawValue ? nil : true
+        }
+    }
+
+    private func readConfig<Value>(_ keys: [String], _ read: (OpaquePointer, String) -> Value?) -> [String: Value] {
         defer { git_error_clear() }
         guard let snapshot = try? make("git_repository_config_snapshot", { git_repository_config_snapshot(&$0, pointer) })
         else { return [:] }
         let config = ConfigHandle(snapshot, owner: self)
-        var values: [String: Bool] = [:]
+        var values: [String: Value] = [:]
         for key in keys {
-            var value: Int32 = 0
-            let result = git_config_get_bool(&value, config.pointer, key)
-            if result == 0 {
-                values[key] = value != 0
-            } else if result != GIT_ENOTFOUND.rawValue {
-                values[key] = true
-            }
+            if let value = read(config.pointer, key) { values[key] = value }
         }
         return values
     }
