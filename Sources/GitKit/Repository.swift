@@ -112,7 +112,8 @@ extension Repository {
         }
     }
 
-    private func readConfig<Value>(_ keys: [String], _ read: (OpaquePointer, String) -> Value?) -> [String: Value] {
+    /// Each of `keys` that `read` finds in one snapshot of the configuration; nothing when there is no snapshot.
+    func readConfig<Value>(_ keys: [String], _ read: (OpaquePointer, String) -> Value?) -> [String: Value] {
         defer { git_error_clear() }
         guard let snapshot = try? make("git_repository_config_snapshot", { git_repository_config_snapshot(&$0, pointer) })
         else { return [:] }

@@ -30,14 +30,11 @@ extension Repository {
 
     /// `fetch.unpackLimit`, else `transfer.unpackLimit`, else 100, as git reads them.
     func unpackLimit() -> Int {
-        guard let snapshot = try? make("git_repository_config_snapshot", { git_repository_config_snapshot(&$0, pointer) })
-        else { return 100 }
-        let config = ConfigHandle(snapshot, owner: self)
-        for key in ["fetch.unpackLimit", "transfer.unpackLimit"] {
+        let values = readConfig(["fetch.unpackLimit", "transfer.unpackLimit"]) { config, key in
             var value: Int32 = 0
-            if git_config_get_int32(&value, config.pointer, key) == 0 { return Int(value) }
+            return git_config_get_int32(&value, config, key) == 0 ? Int(value) : nil
         }
-        return 100
+        return values["fetch.unpackLimit"] ?? values["transfer.unpackLimit"] ?? 100
     }
 
     func objectsDirectory() throws(GitError) -> String {
