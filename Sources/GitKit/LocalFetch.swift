@@ -82,7 +82,7 @@ struct LocalFetch {
             let current = try? target.referenceTarget(wanted.name)
             guard current != wanted.target else { continue }
             if current != nil, !wanted.forced || target.isSymbolicReference(wanted.name) { return nil }
-            updates.append(Update(name: wanted.name, old: current ?? nil, new: wanted.target))
+            updates.append(Update(name: wanted.name, old: current, new: wanted.target))
         }
         if prune {
             var pruned: Set<ReferenceName> = []
@@ -246,7 +246,7 @@ extension Repository {
         var hooks = gitDir + "/hooks"
         if let configured = hooksPath, !configured.isEmpty {
             if configured.hasPrefix("~/") {
-                hooks = (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + configured.dropFirst()
+                hooks = (environment["HOME"] ?? NSHomeDirectory()) + configured.dropFirst()
             } else {
                 hooks = configured.hasPrefix("/") ? configured : (workdir ?? gitDir) + "/" + configured
             }

@@ -38,7 +38,7 @@ extension Repository {
         var parent = name
         while let slash = parent.lastIndex(of: "/"), parent[..<slash] != "refs/tags" {
             parent = String(parent[..<slash])
-            if (try? referenceTarget(parent)) ?? nil != nil { return true }
+            if (try? referenceTarget(parent)) != nil { return true }
         }
         return !((try? references(matching: name + "/*")) ?? []).isEmpty
     }
