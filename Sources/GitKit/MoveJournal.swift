@@ -21,6 +21,10 @@ public struct MoveJournal: Sendable, Equatable {
     public var toBranchPrevious: OID?
     /// When the move began (ISO 8601, UTC).
     public var started: String
+    /// Who writes the work tree: modkit's `MoveWriter`, or git (see `FastPaths`); an interrupted move is finished the same way.
+    public var writer: MoveWriterKind = .modkit
+    /// The hook of the git command the move stands for, run once it is complete; nil for none (an undo).
+    public var hook: GitHook? = nil
 
     static func directory(gitDir: String) -> String { gitDir + "/modkit" }
     static func path(gitDir: String) -> String { directory(gitDir: gitDir) + "/move" }
@@ -41,7 +45,8 @@ public struct MoveJournal: Sendable, Equatable {
                                       hint: "look at it, then delete it and run the command again")
         }
         return MoveJournal(from: oid("from"), fromBranch: name("from-branch"), to: to, toBranch: name("to-branch"),
-                           toBranchPrevious: oid("to-branch-previous"), started: fields["started"] ?? "")
+                           toBranchPrevious: oid("to-branch-previous"), started: fields["started"] ?? "",
+                           writer: fields["writer"] == "git" ? .git : .modkit, hook: fields["hook"].flatMap(GitHook.init(journalText:)))
     }
 
     /// Writes the journal to a temporary file and renames it into place. It is not synced to disk, as git does not
@@ -58,6 +63,8 @@ public struct MoveJournal: Sendable, Equatable {
             to-branch \(toBranch ?? "-")
             to-branch-previous \(toBranchPrevious?.hex ?? "-")
             started \(started)
+            writer \(writer == .git ? "git" : "modkit")
+            hook \(hook?.journalText ?? "-")
 
             """
         let temp = directory + "/move.tmp"
@@ -84,6 +91,14 @@ public struct MoveJournal: Sendable, Equatable {
         WorkTreeMoveRefusal(reason: "\(what) \(path): \(String(cString: strerror(errno)))", paths: [path],
                             hint: "fix the cause, then run the command again")
     }
+}
+
+/// Who writes a move's work tree.
+public enum MoveWriterKind: Sendable, Equatable {
+    /// `MoveWriter`: every file by rename, index and refs by GitKit.
+    case modkit
+    /// `git read-tree -m -u` (see `GitMove`), refs by GitKit.
+    case git
 }
 
 /// Why a work-tree move did not start (nothing was written), or why an interrupted one cannot be finished safely.

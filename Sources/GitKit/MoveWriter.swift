@@ -85,11 +85,16 @@ struct MoveWriter {
     }
 
     /// Where the new content of `path` is written before the rename: a hidden name beside it, fixed per path so a
-    /// leftover from an interrupted move is replaced by the next attempt.
+    /// leftover from an interrupted move is replaced by the next attempt, and short (24 bytes) so that any name the
+    /// file system takes has a temporary name it takes too.
     static func temporaryPath(for path: String) -> String {
         let parent = FileSystem.parent(path)
-        let name = path.dropFirst(parent.count + 1)
-        return parent + "/.\(name).modkit-move"
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a of the name's bytes
+        for byte in path.utf8.dropFirst(parent.utf8.count + 1) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return parent + "/.modkit-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     private func makeParents(of relative: String) throws {

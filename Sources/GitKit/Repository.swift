@@ -141,3 +141,10 @@ extension String {
         return text
     }
 }
+
+extension Repository {
+    /// The directory shared by every work tree of the repository (`.git` of the main one), without a trailing slash.
+    var commonDir: String {
+        String(cString: git_repository_commondir(pointer)).withoutTrailingSlash
+    }
+}

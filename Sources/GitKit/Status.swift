@@ -41,6 +41,9 @@ extension Repository {
         if paths.isEmpty, let judged, CleanWorkTreeProof(repository: self, index: judged).holds(untracked: untracked) {
             return StatusSummary()
         }
+        if FastPaths.statusNeedsGit(self) != nil {
+            return try GitStatus(self, paths: paths, untracked: untracked, submodules: true).summary
+        }
         return try withStrarray(paths) { pathspec throws(GitError) in
             options.pathspec = pathspec.pointee
             let list = try statusList(&options, judged: judged)
@@ -174,6 +177,9 @@ extension Repository {
         options.flags = 0
         let judged = indexFileMatchingHead(collectingEntries: true)
         if let judged, CleanWorkTreeProof(repository: self, index: judged).holds(untracked: false) { return [] }
+        if FastPaths.statusNeedsGit(self) != nil {
+            return try GitStatus(self, untracked: false, submodules: true).entries.map(\.path).sorted()
+        }
         let list = try statusList(&options, judged: judged)
         var paths: [String] = []
         for index in 0..<git_status_list_entrycount(list.pointer) {

@@ -25,7 +25,8 @@ public enum WorkTreeMove {
     public static func preflight(_ repository: Repository, to commit: OID, branch: String?, localChanges: LocalChanges? = nil) throws {
         if let journal = try MoveJournal.read(gitDir: repository.gitDir) {
             try MovePreflight.checkNotBusy(repository, branch: journal.toBranch)
-            _ = try recoveryPlan(repository, journal)
+            // git's own checks run when it finishes the move; modkit's writer's are made here
+            if journal.writer == .modkit { _ = try recoveryPlan(repository, journal) }
             return
         }
         let plan = try MovePlan(repository, from: try repository.head().commit, to: commit)
@@ -53,19 +54,38 @@ public enum WorkTreeMove {
     /// `WorkTreeMoveRefusal` when it did not start (nothing written); any other error leaves the journal, and the
     /// next call finishes the move. `localChanges`: what `Repository.localChanges()` just returned, when the caller
     /// read it; used only when no interrupted move had to be finished first (which changes the work tree).
+    /// `hook`: the git command the move stands for (default: `git checkout` from HEAD to `commit`), whose hook runs
+    /// once the move is complete.
+    @discardableResult
     public static func perform(_ repository: Repository, to commit: OID, branch: String?, logMessage: String,
-                               localChanges: LocalChanges? = nil) throws {
+                               localChanges: LocalChanges? = nil, hook: GitHook? = nil) throws -> MoveReport {
         let recovered = try recoverIfInterrupted(repository)
         let head = try repository.head()
-        let journal = MoveJournal(from: head.commit, fromBranch: head.branchName, to: commit, toBranch: branch,
+        var journal = MoveJournal(from: head.commit, fromBranch: head.branchName, to: commit, toBranch: branch,
                                   toBranchPrevious: try branch.flatMap { try repository.branchTarget($0) },
                                   started: timestamp())
-        if journal.from == commit, journal.fromBranch == branch, journal.toBranchPrevious == (branch == nil ? nil : commit) { return }
+        if journal.from == commit, journal.fromBranch == branch, journal.toBranchPrevious == (branch == nil ? nil : commit) {
+            return MoveReport()
+        }
         let plan = try MovePlan(repository, from: journal.from, to: commit)
         try MovePreflight.run(repository, plan, branch: branch, localChanges: recovered == nil ? localChanges : nil)
+        let byGit = FastPaths.moveNeedsGit(repository, plan)
+        journal.writer = byGit == nil ? .modkit : .git
+        journal.hook = hook ?? .checkout(from: head.commit, to: commit)
         try journal.write(gitDir: repository.gitDir)
-        try MoveWriter(repository: repository, plan: plan).writeWorkTree()
-        try finish(repository, plan, journal, logMessage: logMessage)
+        if byGit == nil {
+            try MoveWriter(repository: repository, plan: plan).writeWorkTree()
+        } else {
+            do {
+                try GitMove.write(repository, plan)
+            } catch let refusal as WorkTreeMoveRefusal {
+                try MoveJournal.clear(gitDir: repository.gitDir)
+                throw refusal
+            }
+        }
+        var report = try finish(repository, plan, journal, logMessage: logMessage)
+        report.byGit = byGit
+        return report
     }
 
     /// Finishes a move that was interrupted (nil when there was none: one failed `open` on the fast path), or with
@@ -81,8 +101,15 @@ public enum WorkTreeMove {
                                       hint: "run the command without undoing to finish the move")
         }
         let target = undo ? journal.reversed : journal
-        let (plan, state) = try recoveryPlan(repository, target)
-        try MoveWriter(repository: repository, plan: plan).writeWorkTree(skipping: state.done)
+        let plan: MovePlan
+        if journal.writer == .git {
+            plan = try MovePlan(repository, from: target.from, to: target.to)
+            try GitMove.recover(repository, plan, started: journal.started)
+        } else {
+            let (modkitPlan, state) = try recoveryPlan(repository, target)
+            plan = modkitPlan
+            try MoveWriter(repository: repository, plan: plan).writeWorkTree(skipping: state.done)
+        }
         let message = undo ? "modkit: undo interrupted move" : "modkit: finish interrupted move"
         try finish(repository, plan, target, logMessage: message) {
             // Undoing also puts back the branch the move created or moved, when HEAD returns to another one.
@@ -128,10 +155,12 @@ public enum WorkTreeMove {
         return (plan, state)
     }
 
-    /// Index, then references, then the journal is cleared: the move is done.
+    /// Index (unless git wrote it), then references, then the journal is cleared: the move is done. Then the hook
+    /// of the git command it stands for runs, as git runs it after its own work.
+    @discardableResult
     private static func finish(_ repository: Repository, _ plan: MovePlan, _ journal: MoveJournal, logMessage: String,
-                               then restore: () throws -> Void = {}) throws {
-        try MoveIndex(repository: repository, plan: plan).write()
+                               then restore: () throws -> Void = {}) throws -> MoveReport {
+        if journal.writer == .modkit { try MoveIndex(repository: repository, plan: plan).write() }
         if let branch = journal.toBranch {
             let name = "refs/heads/" + branch
             if try repository.reference(name) != journal.to {
@@ -146,6 +175,7 @@ public enum WorkTreeMove {
         }
         try restore()
         try MoveJournal.clear(gitDir: repository.gitDir)
+        return MoveReport(hookFailure: journal.hook?.run(in: repository))
     }
 
     /// Now as `2026-12-02T06:03:09Z`; by hand, as a new ISO8601DateFormatter per move cost more than the move's
@@ -159,11 +189,24 @@ public enum WorkTreeMove {
     }
 }
 
+/// How a move went: who wrote its work tree, and what its hook said.
+public struct MoveReport: Sendable, Equatable {
+    /// Why git wrote the work tree (see `FastPaths`); nil when modkit did.
+    public var byGit: String?
+    /// The hook's failure, when it failed (the move is complete all the same, as with git).
+    public var hookFailure: String?
+
+    public init(byGit: String? = nil, hookFailure: String? = nil) {
+        self.byGit = byGit
+        self.hookFailure = hookFailure
+    }
+}
+
 extension MoveJournal {
     /// The move that undoes this one: back to the old commit and branch, the moved branch back to its old tip.
     var reversed: MoveJournal {
         MoveJournal(from: to, fromBranch: toBranch, to: from ?? to, toBranch: fromBranch,
-                    toBranchPrevious: from, started: started)
+                    toBranchPrevious: from, started: started, writer: writer, hook: nil)
     }
 }
 

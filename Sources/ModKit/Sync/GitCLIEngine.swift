@@ -83,7 +83,8 @@ public struct GitCLIEngine: TransferEngine {
     public func checkOutNewClone(_ repository: Repository, branch: String?, commit: OID) throws {
         guard let directory = repository.workdir else { return }
         try repository.pointNewCloneHead(branch: branch, commit: commit)
-        try run(["-C", directory, "checkout", "-q", "-f"], progress: nil)
+        // No hook here: the clone is still in its staging directory; sync runs git clone's hook once it is in place.
+        try run(["-c", "core.hooksPath=/dev/null", "-C", directory, "checkout", "-q", "-f"], progress: nil)
     }
 
     /// The directory of a `file://` remote, cloned by its path instead: git then hard-links the object files (copies

@@ -44,10 +44,11 @@ public enum ManifestUpdate {
             }
             let count = try repository.aheadBehind(local: local, upstream: target).behind
             do {
-                try repository.fastForward(branch: branch, to: target)
-            } catch let error as GitError where error.code == .conflict {
+                try WorkTreeMove.perform(repository, to: target, branch: branch,
+                                         logMessage: "modkit sync: fast-forward \(branch) to \(target.short)", hook: .fastForward)
+            } catch let refusal as WorkTreeMoveRefusal {
                 result.outcome = .kept
-                result.detail = "local changes to files the update changes; commit or stash them, then sync again"
+                result.detail = "\(refusal) (\(refusal.hint))"
                 return result
             }
             result.outcome = .updated

@@ -55,6 +55,7 @@ struct ModuleSyncer {
         let staging = try CloneStaging.prepare(for: directory)
         do {
             let target: RevisionTarget
+            var byGit: String?
             do {
                 let options = TransferOptions(depth: depth, shallowRevision: ShallowRevision(manifestRevision: revision), progress: progress)
                 let cache = engine is AutoEngine && GitKit.isSSHURL(url) ? nil : self.cache
@@ -63,11 +64,15 @@ struct ModuleSyncer {
                 try repository.seedTagMirror(remote: remote)
                 try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)
                 target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
-                try placeFreshClone(repository, at: target, checkingOutWith: cache?.engine ?? engine)
+                byGit = try placeFreshClone(repository, at: target, checkingOutWith: cache?.engine ?? engine)
             }
             try CloneStaging.publish(staging, to: directory)
             var done = result(.cloned, "cloned \(target.label) at \(target.commit.short)")
             done.commit = target.commit.hex
+            done.workTreeByGit = byGit
+            if let failure = GitHook.clone(to: target.commit).run(in: try Repository.open(directory.path)) {
+                done.detail += "; " + failure
+            }
             return done
         } catch {
             CloneStaging.discard(staging)
@@ -77,7 +82,11 @@ struct ModuleSyncer {
 
     /// Puts a new clone (fetched, not yet checked out) at its target with one checkout, and drops the
     /// default branch the clone made if it is not the target.
-    private func placeFreshClone(_ repository: Repository, at target: RevisionTarget, checkingOutWith engine: any TransferEngine) throws {
+    /// `FastPaths` decides whether libgit2 may write the work tree (where the engine would) or git must. No hook runs
+    /// here, in the staging directory: `clone` runs git clone's once the repository is in place.
+    private func placeFreshClone(_ repository: Repository, at target: RevisionTarget, checkingOutWith transfer: any TransferEngine) throws -> String? {
+        let byGit = FastPaths.checkoutNeedsGit(repository, commit: target.commit)
+        let engine: any TransferEngine = byGit == nil ? transfer : GitCLIEngine()
         let initial = try repository.head()
         switch target {
         case .branch(let name, let commit):
@@ -94,6 +103,7 @@ struct ModuleSyncer {
         if case .branch(let made, _) = initial, made != target.branchName {
             try repository.deleteReference("refs/heads/\(made)")
         }
+        return byGit
     }
 
     // MARK: Update
@@ -177,6 +187,7 @@ struct ModuleSyncer {
     private func moveChecked(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleSyncResult {
         let head = try repository.head()
         var outcome: ModuleSyncResult
+        var move = MoveReport()
 
         switch (target, head) {
         case (.branch(let name, let commit), .branch(let current, let local)) where current == name:
@@ -189,8 +200,9 @@ struct ModuleSyncer {
                 let work = try repository.localChanges()
                 if !work.isEmpty { return kept("local changes\(named(work)); \(remote)/\(name) has new commits", commit: local) }
                 let count = try repository.aheadBehind(local: local, upstream: commit).behind
-                try WorkTreeMove.perform(repository, to: commit, branch: name,
-                                         logMessage: "modkit sync: fast-forward \(name) to \(commit.short)", localChanges: work)
+                move = try WorkTreeMove.perform(repository, to: commit, branch: name,
+                                                logMessage: "modkit sync: fast-forward \(name) to \(commit.short)", localChanges: work,
+                                                hook: .fastForward)
                 outcome = result(.updated, "fast-forwarded \(name) by \(count) commit\(count == 1 ? "" : "s")")
                 outcome.previousCommit = local.hex
             } else if let rewrite = try UpstreamRewrite.classify(repository, remote: remote, branch: name, local: local,
@@ -199,7 +211,8 @@ struct ModuleSyncer {
                 if try !repository.localChanges().isEmpty { return kept("local changes; \(rewrite.reason)", commit: local) }
                 outcome = result(.updated, "followed \(remote)/\(name), which was rewritten (force-pushed)")
                 outcome.backup = try UpstreamRewrite.saveOldTip(repository, branch: name, commit: local, stamp: backupStamp)
-                try repository.fastForward(branch: name, to: commit, allowingRewrite: true)
+                move = try WorkTreeMove.perform(repository, to: commit, branch: name,
+                                                logMessage: "modkit sync: follow rewritten upstream \(name) to \(commit.short)")
                 outcome.previousCommit = local.hex
             } else if try repository.isDescendant(local, of: commit) {
                 let ahead = try repository.aheadBehind(local: local, upstream: commit).ahead
@@ -229,7 +242,7 @@ struct ModuleSyncer {
             try WorkTreeMove.preflight(repository, to: commit, branch: name, localChanges: work)
             outcome = result(.updated, "switched to \(name)")
             outcome.backup = try backupIfUnreachable(repository, head: head)
-            try WorkTreeMove.perform(repository, to: commit, branch: name, logMessage: "modkit sync: switch to \(name)", localChanges: work)
+            move = try WorkTreeMove.perform(repository, to: commit, branch: name, logMessage: "modkit sync: switch to \(name)", localChanges: work)
             try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
             outcome.previousCommit = head.commit?.hex
 
@@ -243,12 +256,14 @@ struct ModuleSyncer {
             try WorkTreeMove.preflight(repository, to: commit, branch: nil, localChanges: work)
             outcome = result(.updated, "detached at \(target.label)")
             outcome.backup = try backupIfUnreachable(repository, head: head)
-            try WorkTreeMove.perform(repository, to: commit, branch: nil, logMessage: "modkit sync: detach at \(target.label)",
-                                     localChanges: work)
+            move = try WorkTreeMove.perform(repository, to: commit, branch: nil, logMessage: "modkit sync: detach at \(target.label)",
+                                            localChanges: work)
             outcome.previousCommit = head.commit?.hex
         }
         outcome.commit = target.commit.hex
+        outcome.workTreeByGit = move.byGit
         if let backup = outcome.backup { outcome.detail += "; saved the old HEAD as \(backup)" }
+        if let failure = move.hookFailure { outcome.detail += "; " + failure }
         return outcome
     }
 

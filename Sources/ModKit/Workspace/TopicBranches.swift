@@ -217,9 +217,10 @@ struct BranchView {
                 try repository.createBranch(name, at: commit)
                 try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
             }
-            try repository.checkoutBranch(name)
+            try WorkTreeMove.perform(repository, to: try repository.branchTarget(name) ?? commit, branch: name,
+                                     logMessage: "modkit: leave topic branch for \(name)")
         case .tag(_, let commit), .commit(let commit):
-            try repository.checkoutDetached(commit)
+            try WorkTreeMove.perform(repository, to: commit, branch: nil, logMessage: "modkit: leave topic branch")
         }
         return nil
     }

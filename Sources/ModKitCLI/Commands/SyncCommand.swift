@@ -111,6 +111,9 @@ enum SyncCommand: Command {
                                                  summary: outcomeCounts(rows.map(\.outcome))))
         } else {
             printSummary(results, progress: progress, context: context)
+            for result in results where context.verbose && (result.outcome == .cloned || result.outcome == .updated) {
+                context.console.info("\(result.name): work tree written by \(result.workTreeByGit.map { "git: \($0)" } ?? "modkit")")
+            }
             if !ignored.isEmpty {
                 context.console.info("Added \(ignored.count) module path\(ignored.count == 1 ? "" : "s") to the manifest repository's .gitignore.")
             }

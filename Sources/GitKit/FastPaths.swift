@@ -1,0 +1,130 @@
+internal import CLibgit2
+import Foundation
+
+/// The one policy that says where GitKit may do git's work itself and where git must do it, because only git gives
+/// git's result there. GitKit's own ways are: `MoveWriter` (a move's work tree, with libgit2's filters: `text`,
+/// `eol`, `core.autocrlf`, `ident`), libgit2's checkout of a new clone, and libgit2's status. git does the work when:
+/// - `MODKIT_FAST_PATHS` is `0`/`false`/`off`/`no`, or `git config modkit.fastPaths false` (the off switch);
+/// - an attribute names a `filter` (Git LFS and every other filter driver run only in git) or a
+///   `working-tree-encoding` (libgit2 writes such files unconverted);
+/// - the repository is a sparse checkout, or its index has skip-worktree, assume-unchanged or intent-to-add entries;
+/// - a path the move writes is not plain ASCII (composed and decomposed spellings are one name to a Swift string and
+///   two to git; a name that is not UTF-8 has no string at all).
+/// Hooks are not a reason: every move runs the hooks of the git command it stands for (`GitHook`).
+public enum FastPaths {
+    /// Whether the fast paths are on for `repository` (the off switch, nothing else).
+    public static func enabled(in repository: Repository, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if let value = environment["MODKIT_FAST_PATHS"]?.lowercased(), ["0", "false", "off", "no"].contains(value) { return false }
+        return repository.configBools(["modkit.fastPaths"])["modkit.fastPaths"] ?? true
+    }
+
+    /// Why git must write `plan`'s work tree; nil when `MoveWriter` gives git's result.
+    static func moveNeedsGit(_ repository: Repository, _ plan: MovePlan) -> String? {
+        guard GitCommand.isAvailable else { return nil }
+        if !enabled(in: repository) { return "fast paths are off (modkit.fastPaths)" }
+        if let name = plan.changes.first(where: { !$0.path.isPlainASCII })?.path {
+            return "the path \(name.debugDescription) is not plain ASCII"
+        }
+        if (try? SparseCheckout(repository)) != nil { return "the repository is a sparse checkout" }
+        let attributes = plan.changes.filter { $0.path.isAttributesFile }.compactMap(\.new?.oid)
+        return indexNeedsGit(repository, alsoReading: attributes)
+    }
+
+    /// Why git must write the first work tree of a new clone at `commit`; nil when libgit2's checkout gives git's result.
+    public static func checkoutNeedsGit(_ repository: Repository, commit: OID) -> String? {
+        guard GitCommand.isAvailable else { return nil }
+        if !enabled(in: repository) { return "fast paths are off (modkit.fastPaths)" }
+        guard let changes = try? repository.changes(from: nil, to: commit) else { return "its tree could not be read" }
+        if let name = changes.first(where: { !$0.path.isPlainASCII })?.path { return "the path \(name.debugDescription) is not plain ASCII" }
+        if (try? SparseCheckout(repository)) != nil { return "the repository is a sparse checkout" }
+        let blobs = changes.filter { $0.path.isAttributesFile }.compactMap(\.new?.oid)
+        return attributesNeedGit(repository, blobs: blobs, files: globalAttributeFiles(repository))
+    }
+
+    /// Why git must answer what changed in the work tree; nil when libgit2's status gives git's answer.
+    static func statusNeedsGit(_ repository: Repository) -> String? {
+        guard GitCommand.isAvailable, repository.workdir != nil else { return nil }
+        if !enabled(in: repository) { return "fast paths are off (modkit.fastPaths)" }
+        if (try? SparseCheckout(repository)) != nil { return "the repository is a sparse checkout" }
+        return indexNeedsGit(repository, alsoReading: [])
+    }
+
+    /// The index's entries (their flags and `.gitattributes` files, as committed and as in the work tree) and the
+    /// repository's and user's attribute files, with `blobs` (attribute files a move brings).
+    private static func indexNeedsGit(_ repository: Repository, alsoReading blobs: [OID]) -> String? {
+        guard let index = try? repository.openIndex(), git_index_read(index.pointer, 0) == 0 else {
+            git_error_clear()
+            return "its index could not be read"
+        }
+        var attributeBlobs = blobs
+        var files = globalAttributeFiles(repository)
+        let special = UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue | GIT_INDEX_ENTRY_INTENT_TO_ADD.rawValue)
+        for position in 0..<git_index_entrycount(index.pointer) {
+            guard let entry = git_index_get_byindex(index.pointer, position) else { continue }
+            if entry.pointee.flags_extended & special != 0 { return "its index has skip-worktree or intent-to-add entries" }
+            if entry.pointee.flags & UInt16(GIT_INDEX_ENTRY_VALID.rawValue) != 0 { return "its index has assume-unchanged entries" }
+            let path = String(cString: entry.pointee.path)
+            if path.isAttributesFile {
+                attributeBlobs.append(OID(entry.pointee.id))
+                if let workdir = repository.workdir { files.append(workdir + "/" + path) }
+            }
+        }
+        return attributesNeedGit(repository, blobs: attributeBlobs, files: files)
+    }
+
+    /// `$GIT_DIR/info/attributes`, `core.attributesFile` (else `$XDG_CONFIG_HOME/git/attributes`) and the system's.
+    private static func globalAttributeFiles(_ repository: Repository) -> [String] {
+        let environment = ProcessInfo.processInfo.environment
+        var files = [repository.commonDir + "/info/attributes", "/etc/gitattributes"]
+        if let configured = repository.configStrings(["core.attributesFile"])["core.attributesFile"] {
+            files.append(configured.hasPrefix("~/") ? (environment["HOME"] ?? "") + configured.dropFirst(1) : configured)
+        } else if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+            files.append(xdg + "/git/attributes")
+        } else if let home = environment["HOME"] {
+            files.append(home + "/.config/git/attributes")
+        }
+        return files
+    }
+
+    private static func attributesNeedGit(_ repository: Repository, blobs: [OID], files: [String]) -> String? {
+        for file in files {
+            if let data = FileManager.default.contents(atPath: file), let attribute = AttributeText.gitOnlyAttribute(in: data) {
+                return "\(file) sets \(attribute)"
+            }
+        }
+        guard !blobs.isEmpty, let database = try? ObjectDatabase(of: repository) else { return nil }
+        for blob in blobs {
+            guard let object = try? database.read(blob.gitOID) else { continue }
+            let data = Data(bytes: git_odb_object_data(object.pointer), count: git_odb_object_size(object.pointer))
+            if let attribute = AttributeText.gitOnlyAttribute(in: data) { return "a .gitattributes file sets \(attribute)" }
+        }
+        git_error_clear()
+        return nil
+    }
+}
+
+/// A scan of gitattributes text for the attributes only git applies.
+enum AttributeText {
+    /// `filter` or `working-tree-encoding` when a line sets either (to any value, or through an `[attr]` macro); nil otherwise.
+    static func gitOnlyAttribute(in data: Data) -> String? {
+        for line in data.split(separator: UInt8(ascii: "\n")) {
+            let fields = line.split { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") || $0 == UInt8(ascii: "\r") }
+            guard let first = fields.first, first.first != UInt8(ascii: "#") else { continue }
+            for field in fields.dropFirst() {
+                let name = field.prefix { $0 != UInt8(ascii: "=") }
+                guard field.first != UInt8(ascii: "-"), field.first != UInt8(ascii: "!") else { continue }
+                if name.elementsEqual("filter".utf8) { return "filter" }
+                if name.elementsEqual("working-tree-encoding".utf8) { return "working-tree-encoding" }
+            }
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// Only bytes below 0x80: a name that every file system and every string comparison takes as it is.
+    var isPlainASCII: Bool { utf8.allSatisfy { $0 < 0x80 } }
+
+    /// `.gitattributes`, at the top or in any folder.
+    var isAttributesFile: Bool { self == ".gitattributes" || hasSuffix("/.gitattributes") }
+}
