@@ -18,6 +18,14 @@ public enum FastPaths {
         return repository.configBools(["modkit.fastPaths"])["modkit.fastPaths"] ?? true
     }
 
+    /// Whether the fast paths are on before any repository exists (a new clone): the environment and the user's
+    /// global configuration.
+    public static func enabledGlobally(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if let value = environment["MODKIT_FAST_PATHS"]?.lowercased(), ["0", "false", "off", "no"].contains(value) { return false }
+        guard let value = GitKit.globalConfigString("modkit.fastPaths")?.lowercased() else { return true }
+        return !["false", "no", "off", "0"].contains(value)
+    }
+
     /// Why git must write `plan`'s work tree; nil when `MoveWriter` gives git's result.
     static func moveNeedsGit(_ repository: Repository, _ plan: MovePlan) -> String? {
         guard GitCommand.isAvailable else { return nil }
@@ -75,7 +83,7 @@ public enum FastPaths {
     /// `$GIT_DIR/info/attributes`, `core.attributesFile` (else `$XDG_CONFIG_HOME/git/attributes`) and the system's.
     private static func globalAttributeFiles(_ repository: Repository) -> [String] {
         let environment = ProcessInfo.processInfo.environment
-        var files = [repository.commonDir + "/info/attributes", "/etc/gitattributes"]
+        var files = [repository.directory.infoAttributes, "/etc/gitattributes"]
         if let configured = repository.configStrings(["core.attributesFile"])["core.attributesFile"] {
             files.append(configured.hasPrefix("~/") ? (environment["HOME"] ?? "") + configured.dropFirst(1) : configured)
         } else if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {

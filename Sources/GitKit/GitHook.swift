@@ -74,18 +74,19 @@ public enum GitHook: Sendable, Equatable {
     /// tree's top, else `hooks` of the common git directory).
     static func isInstalled(_ name: String, in repository: Repository) -> Bool {
         guard GitCommand.isAvailable else { return false }
-        var directory = repository.commonDir + "/hooks"
-        if let configured = repository.configStrings(["core.hooksPath"])["core.hooksPath"], !configured.isEmpty {
-            if configured.hasPrefix("/") {
-                directory = configured
-            } else if configured.hasPrefix("~/") {
-                directory = (ProcessInfo.processInfo.environment["HOME"] ?? "") + configured.dropFirst(1)
-            } else {
-                directory = (repository.workdir ?? repository.gitDir) + "/" + configured
-            }
-        }
         var info = stat()
-        let path = directory + "/" + name
+        let path = directory(of: repository) + "/" + name
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+    }
+
+    /// The hooks directory git uses: `core.hooksPath` (`~/` is the home directory; a relative path is taken from the
+    /// work tree's top, where hooks run), else `hooks` of the common git directory.
+    static func directory(of repository: Repository) -> String {
+        guard let configured = repository.configStrings(["core.hooksPath"])["core.hooksPath"], !configured.isEmpty else {
+            return repository.directory.defaultHooks
+        }
+        if configured.hasPrefix("/") { return configured }
+        if configured.hasPrefix("~/") { return (ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + configured.dropFirst(1) }
+        return (repository.workdir ?? repository.gitDir) + "/" + configured
     }
 }

@@ -132,7 +132,7 @@ enum GitMove {
 
     private static func savePartial(_ paths: [String], repository: Repository, plan: MovePlan) throws {
         guard !paths.isEmpty else { return }
-        let folder = MoveJournal.directory(gitDir: repository.gitDir) + "/partial/" + WorkTreeMove.timestamp()
+        let folder = repository.directory.partialWrites + "/" + WorkTreeMove.timestamp()
         for path in paths {
             let saved = folder + "/" + path
             try FileManager.default.createDirectory(atPath: FileSystem.parent(saved), withIntermediateDirectories: true)

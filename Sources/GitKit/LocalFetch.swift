@@ -242,16 +242,7 @@ extension Repository {
         let values = configBools(["extensions.partialclone", promisor, "fetch.fsckObjects", "transfer.fsckObjects"])
         if values["extensions.partialclone"] != nil || values[promisor] == true { return true }
         if values["fetch.fsckObjects"] ?? values["transfer.fsckObjects"] ?? false { return true }
-        let hooksPath = configStrings(["core.hooksPath"])["core.hooksPath"]
-        var hooks = gitDir + "/hooks"
-        if let configured = hooksPath, !configured.isEmpty {
-            if configured.hasPrefix("~/") {
-                hooks = (environment["HOME"] ?? NSHomeDirectory()) + configured.dropFirst()
-            } else {
-                hooks = configured.hasPrefix("/") ? configured : (workdir ?? gitDir) + "/" + configured
-            }
-        }
-        return FileManager.default.isExecutableFile(atPath: hooks + "/reference-transaction")
+        return FileManager.default.isExecutableFile(atPath: GitHook.directory(of: self) + "/reference-transaction")
     }
 
     /// Whether an upload from this repository hides some references (`uploadpack.hideRefs`, `transfer.hideRefs`).

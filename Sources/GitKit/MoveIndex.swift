@@ -15,7 +15,7 @@ struct MoveIndex {
 
     func write() throws {
         let gitDir = repository.gitDir
-        let indexPath = gitDir + "/index"
+        let indexPath = repository.directory.index
         let staging = MoveJournal.directory(gitDir: gitDir) + "/index"
         unlink(staging)
         unlink(staging + ".lock")

@@ -26,8 +26,8 @@ public struct MoveJournal: Sendable, Equatable {
     /// The hook of the git command the move stands for, run once it is complete; nil for none (an undo).
     public var hook: GitHook? = nil
 
-    static func directory(gitDir: String) -> String { gitDir + "/modkit" }
-    static func path(gitDir: String) -> String { directory(gitDir: gitDir) + "/move" }
+    static func directory(gitDir: String) -> String { GitDirectory(path: gitDir, common: gitDir).modkit }
+    static func path(gitDir: String) -> String { GitDirectory(path: gitDir, common: gitDir).moveJournal }
 
     /// The journal of an interrupted move; nil when none (one `stat`-sized read on the fast path).
     static func read(gitDir: String) throws -> MoveJournal? {

@@ -39,15 +39,16 @@ enum MovePreflight {
             ("sequencer", "a cherry-pick or revert sequence is in progress", "finish it (--continue) or abort it (--abort)"),
             ("BISECT_LOG", "a bisect is in progress", "end it with git bisect reset"),
         ]
-        for operation in operations where FileSystem.kind(gitDir + "/" + operation.marker) != .missing {
-            throw WorkTreeMoveRefusal(reason: operation.what, paths: [display(gitDir + "/" + operation.marker, repository)],
+        for operation in operations where FileSystem.kind(repository.directory.operationMarker(operation.marker)) != .missing {
+            throw WorkTreeMoveRefusal(reason: operation.what, paths: [display(repository.directory.operationMarker(operation.marker), repository)],
                                       hint: operation.hint + ", then run the command again")
         }
     }
 
     /// The lock files git takes for what a move writes: the index, HEAD, and the branch it ends on.
     static func lockFiles(_ repository: Repository, branch: String?) -> [String] {
-        ["index.lock", "HEAD.lock"].map { repository.gitDir + "/" + $0 } + (branch.map { [repository.gitDir + "/refs/heads/\($0).lock"] } ?? [])
+        let directory = repository.directory
+        return [directory.indexLock, directory.headLock] + (branch.map { [directory.referenceLock("refs/heads/" + $0)] } ?? [])
     }
 
     /// None of `lockFiles` exists: another git process would be writing what the move writes (or died doing so).
@@ -147,7 +148,7 @@ enum MovePreflight {
             needed += (UInt64(size) + block - 1) / block * block + block
         }
         var index = stat()
-        if stat(repository.gitDir + "/index", &index) == 0 { needed += UInt64(index.st_size) * 2 }
+        if stat(repository.directory.index, &index) == 0 { needed += UInt64(index.st_size) * 2 }
         let available = UInt64(info.f_bavail) * UInt64(info.f_frsize)
         if available < needed {
             throw WorkTreeMoveRefusal(reason: "not enough free disk space: the move needs about \(megabytes(needed)), \(megabytes(available)) is free",

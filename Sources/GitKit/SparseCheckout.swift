@@ -22,7 +22,7 @@ struct SparseCheckout {
     init?(_ repository: Repository) throws {
         guard let value = try repository.configString("core.sparseCheckout") ?? Self.worktreeSetting(repository),
               ["true", "yes", "on", "1"].contains(value.lowercased()),
-              let data = FileManager.default.contents(atPath: repository.gitDir + "/info/sparse-checkout") else { return nil }
+              let data = FileManager.default.contents(atPath: repository.directory.sparseCheckout) else { return nil }
         patterns = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
             var text = String(line)
             while text.hasSuffix(" ") || text.hasSuffix("\r") { text.removeLast() }
@@ -39,7 +39,7 @@ struct SparseCheckout {
 
     /// `core.sparseCheckout` from `config.worktree`, where `git sparse-checkout` puts it and libgit2 1.5 does not look.
     private static func worktreeSetting(_ repository: Repository) -> String? {
-        guard let data = FileManager.default.contents(atPath: repository.gitDir + "/config.worktree") else { return nil }
+        guard let data = FileManager.default.contents(atPath: repository.directory.worktreeConfig) else { return nil }
         var inCore = false
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let text = line.trimmingCharacters(in: .whitespaces).lowercased()

@@ -79,7 +79,7 @@ extension Repository {
     func indexFileMatchingHead(collectingEntries: Bool = false) -> JudgedIndex? {
         // libgit2 keeps the index in the git directory (a linked work tree's own), and a proof of a clean work tree
         // needs nothing of its parsed copy.
-        let path = gitDir + "/index"
+        let path = directory.index
         guard let (identity, bytes) = IndexFileIdentity.contents(path: path),
               let cacheTree = IndexCacheTree(indexFile: bytes, collectingEntries: collectingEntries),
               let headTree = headTreeID(), headTree == cacheTree.rootTree else { return nil }

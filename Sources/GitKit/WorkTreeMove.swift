@@ -125,15 +125,17 @@ public enum WorkTreeMove {
 
     /// The linked worktree (its directory) that has `branch` checked out or is rebasing it; nil when none does.
     public static func linkedWorktree(holding branch: String, in repository: Repository) throws -> String? {
-        let common = String(cString: git_repository_commondir(repository.pointer)).withoutTrailingSlash
-        var gitDirs = ((try? FileManager.default.contentsOfDirectory(atPath: common + "/worktrees")) ?? []).map { common + "/worktrees/" + $0 }
-        if common != repository.gitDir { gitDirs.append(common) }
-        for gitDir in gitDirs where gitDir != repository.gitDir {
+        let own = repository.directory
+        var others = ((try? FileManager.default.contentsOfDirectory(atPath: own.worktrees)) ?? [])
+            .map { GitDirectory(path: own.worktrees + "/" + $0, common: own.common) }
+        if own.common != own.path { others.append(GitDirectory(path: own.common, common: own.common)) }
+        for other in others where other.path != own.path {
             let heads = ["HEAD", "rebase-merge/head-name", "rebase-apply/head-name"].compactMap {
-                FileManager.default.contents(atPath: gitDir + "/" + $0).map { String(decoding: $0, as: UTF8.self) }
+                FileManager.default.contents(atPath: other.operationMarker($0)).map { String(decoding: $0, as: UTF8.self) }
             }
             guard heads.contains(where: { $0.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("refs/heads/\(branch)") }) else { continue }
-            let link = FileManager.default.contents(atPath: gitDir + "/gitdir").map { String(decoding: $0, as: UTF8.self) }
+            let gitDir = other.path
+            let link = FileManager.default.contents(atPath: other.workTreeLink).map { String(decoding: $0, as: UTF8.self) }
             let path = link?.trimmingCharacters(in: .whitespacesAndNewlines) ?? gitDir
             return path.hasSuffix("/.git") ? String(path.dropLast(5)) : path
         }

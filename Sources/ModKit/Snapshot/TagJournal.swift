@@ -73,9 +73,7 @@ struct TagJournal: Codable, Equatable {
     /// Removes the lock file a killed run left on one of the references it was writing (nobody else writes them:
     /// the run held the workspace lock, and this is its journal).
     private static func removeStaleLock(of reference: String, in repository: Repository) {
-        var gitDir = repository.gitDir
-        while gitDir.hasSuffix("/") { gitDir.removeLast() }
-        try? FileManager.default.removeItem(atPath: "\(gitDir)/\(reference).lock")
+        try? FileManager.default.removeItem(atPath: repository.directory.referenceLock(reference))
     }
 
     /// Deletes the tags this run created and puts back those it moved, leaving any tag someone else has moved since.

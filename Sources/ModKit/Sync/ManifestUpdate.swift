@@ -48,7 +48,9 @@ public enum ManifestUpdate {
                                          logMessage: "modkit sync: fast-forward \(branch) to \(target.short)", hook: .fastForward)
             } catch let refusal as WorkTreeMoveRefusal {
                 result.outcome = .kept
-                result.detail = "\(refusal) (\(refusal.hint))"
+                result.detail = refusal.reason.hasPrefix("local changes")
+                    ? "local changes to files the update changes (\(refusal.paths.joined(separator: ", "))); commit or stash them, then sync again"
+                    : "\(refusal) (\(refusal.hint))"
                 return result
             }
             result.outcome = .updated

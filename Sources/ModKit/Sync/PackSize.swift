@@ -5,7 +5,7 @@ import GitKit
 enum PackSize {
     /// The packs' bytes of the repository whose git directory is `gitDir`; nil when it has no pack folder.
     static func bytes(gitDir: String) -> UInt64? {
-        let folder = gitDir + "/objects/pack"
+        let folder = GitDirectory(path: gitDir, common: gitDir).packs
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
         return names.filter { $0.hasSuffix(".pack") }.reduce(0) { total, name in
             total + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? UInt64) ?? 0)

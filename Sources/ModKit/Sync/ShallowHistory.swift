@@ -6,7 +6,7 @@ import GitKit
 public enum ShallowHistory {
     /// Whether the repository's history is cut off (`.git/shallow`).
     public static func isShallow(_ repository: Repository) -> Bool {
-        FileManager.default.fileExists(atPath: repository.gitDir + "/shallow")
+        FileManager.default.fileExists(atPath: repository.directory.shallow)
     }
 
     /// Fetches the whole history of a shallow repository from `remote` with git (libgit2 before 1.7 cannot); when git

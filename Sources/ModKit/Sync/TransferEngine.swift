@@ -110,7 +110,8 @@ public struct AutoEngine: TransferEngine {
     /// The engine that transfers from `url`; a shallow or partial transfer is git's (libgit2 1.5 makes neither).
     func engine(for url: String, shallowOrPartial: Bool = false) -> any TransferEngine {
         if GitKit.isSSHURL(url) { return libgit2 }
-        if !shallowOrPartial, let bytes = PackSize.bytes(ofLocalURL: url), bytes < Self.smallLocalRepository { return libgit2 }
+        if !shallowOrPartial, FastPaths.enabledGlobally(), let bytes = PackSize.bytes(ofLocalURL: url),
+           bytes < Self.smallLocalRepository { return libgit2 }
         return git
     }
 

@@ -6,7 +6,7 @@ import GitKit
 enum KilledRunLock {
     /// Removes `repository`'s index lock when it is newer than `journal`; leaves any other alone.
     static func removeIndexLock(of repository: Repository, madeAfter journal: URL) {
-        remove([repository.gitDir + "/index.lock"], madeAfter: journal)
+        remove([repository.directory.indexLock], madeAfter: journal)
     }
 
     /// Removes the locks a move to `branch` takes (index, HEAD, the branch) when they are newer than `journal`.
