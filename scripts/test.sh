@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 modkit_require_swift
 # Tests evaluate podspecs with Ruby, render graphs with dot, check completion scripts in zsh and fish, and start sshd, ssh-agent and an https server on 127.0.0.1.
 # The guard's incremental-build test runs the compiler under libfaketime (faketime) to hit the same-second case on purpose.
+# The git-exact differential tests clone Git LFS assets over file:// (git-lfs 3.3 or newer).
 # shellcheck disable=SC2086
-modkit_ensure_packages ruby:ruby dot:graphviz zsh:zsh fish:fish faketime:faketime $MODKIT_TRANSPORT_TEST_PACKAGES
+modkit_ensure_packages ruby:ruby dot:graphviz zsh:zsh fish:fish faketime:faketime git-lfs:git-lfs $MODKIT_TRANSPORT_TEST_PACKAGES
 
 # west and vcstool re-read exported manifests in the end-to-end tests (test tooling only); without PyPI those checks are skipped.
 tools=.build/test-tools/venv
