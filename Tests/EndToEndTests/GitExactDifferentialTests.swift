@@ -73,6 +73,8 @@ final class DifferentialRun {
     let logB: URL
     /// How many lines of each side's hook log earlier steps have compared.
     private var hooksSeen = (a: 0, b: 0)
+    /// How many packs each side's object store held after the previous step.
+    private var packs = (a: 0, b: 0)
 
     init(feature: GitExactCase, mode: FastPathMode, origin: GitExactOrigin) throws {
         self.feature = feature
@@ -140,6 +142,7 @@ final class DifferentialRun {
         }
         if !wrong.isEmpty { Issue.record("\(label):\n\(wrong.joined(separator: "\n"))", sourceLocation: sourceLocation) }
         try expectHooks(step, label: label, sourceLocation: sourceLocation)
+        expectPacks(step, label: label, sourceLocation: sourceLocation)
         try expectStatus(report: report, text: text, porcelain: porcelain, step: step, label: label, sourceLocation: sourceLocation)
     }
 
@@ -164,6 +167,23 @@ final class DifferentialRun {
                 sourceLocation: sourceLocation)
         let listed = text.lines.contains { $0.contains("Libs/Mod") }
         #expect(listed != gitClean, "\(label): modkit status -q \(listed ? "lists" : "does not list") Mod:\n\(text.text)\(text.err)git status --porcelain: \(porcelain)",
+                sourceLocation: sourceLocation)
+    }
+
+    /// An update stores its objects as git's fetch does: loose below `fetch.unpackLimit` objects, one new pack above.
+    /// (The clone is not compared: modkit clones a local origin by hard-linking its objects, as `git clone PATH` does.)
+    private func expectPacks(_ step: GitExactStep, label: String, sourceLocation: SourceLocation) {
+        let count = { (side: URL) in
+            ((try? FileManager.default.contentsOfDirectory(atPath: side.appendingPathComponent(".git/objects/pack").path)) ?? [])
+                .filter { $0.hasSuffix(".pack") }.count
+        }
+        let now = (a: count(sideA), b: count(sideB))
+        defer { packs = now }
+        guard step == .smallUpdate || step == .largeUpdate else { return }
+        let added = (a: now.a - packs.a, b: now.b - packs.b)
+        #expect(added.b == (step == .largeUpdate ? 1 : 0),
+                "\(label): git's fetch added \(added.b) packs; the fixture no longer takes the path it is meant to", sourceLocation: sourceLocation)
+        #expect(added.a == added.b, "\(label): the fetch added \(added.a) packs to modkit's repository, \(added.b) to git's",
                 sourceLocation: sourceLocation)
     }
 
