@@ -93,7 +93,7 @@ enum GitExactCase: String, CaseIterable, Sendable, CustomTestStringConvertible {
             config += "[core]\n\thooksPath = \(hooks.path)\n"
             for name in ["post-checkout", "post-merge"] {
                 let script = hooks.appendingPathComponent(name)
-                try RawFS.write(Array("#!/bin/sh\n[ -z \"$HOOK_LOG\" ] || echo \"\(name) $* $(basename \"$PWD\")\" >> \"$HOOK_LOG\"\n".utf8),
+                try RawFS.writeFile(Array("#!/bin/sh\n[ -z \"$HOOK_LOG\" ] || echo \"\(name) $* $(basename \"$PWD\")\" >> \"$HOOK_LOG\"\n".utf8),
                                 to: Array(script.path.utf8), executable: true)
             }
         default: break

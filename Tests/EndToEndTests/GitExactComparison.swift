@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// What git's index says about a work tree, read before anything (`git status`, `modkit status`) may refresh it.
@@ -37,8 +39,8 @@ struct IndexView: Equatable {
             guard size != 0, let info = RawFS.lstatInfo(path), info.st_mode & S_IFMT != S_IFDIR else { continue }
             let seconds = { (field: String) in (fields[field] ?? "").split(separator: ":").first.flatMap { Int($0) } ?? -1 }
             let ino = Int(fields["ino"] ?? "") ?? -1
-            if ino != Int(info.st_ino) || size != Int(info.st_size) || seconds("mtime") != Int(info.st_mtim.tv_sec)
-                || seconds("ctime") != Int(info.st_ctim.tv_sec) {
+            if ino != Int(info.st_ino) || size != Int(info.st_size) || seconds("mtime") != RawFS.times(info).mtime
+                || seconds("ctime") != RawFS.times(info).ctime {
                 stale.append(name)
             }
         }

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// The three commits of one case's origin, made once per test run in a source repository that every test of the case
@@ -80,15 +82,15 @@ final class OriginBuilder {
     func path(_ relative: [UInt8]) -> [UInt8] { RawFS.join(Array(work.path.utf8), relative) }
 
     func text(_ relative: String, _ text: String, executable: Bool = false) throws {
-        try RawFS.write(Array(text.utf8), to: path(Array(relative.utf8)), executable: executable)
+        try RawFS.writeFile(Array(text.utf8), to: path(Array(relative.utf8)), executable: executable)
     }
 
     func bytes(_ relative: [UInt8], _ bytes: [UInt8], executable: Bool = false) throws {
-        try RawFS.write(bytes, to: path(relative), executable: executable)
+        try RawFS.writeFile(bytes, to: path(relative), executable: executable)
     }
 
     func link(_ relative: String, to target: String) throws {
-        try RawFS.symlink(Array(target.utf8), at: path(Array(relative.utf8)))
+        try RawFS.makeSymlink(Array(target.utf8), at: path(Array(relative.utf8)))
     }
 
     func remove(_ relative: String) { RawFS.remove(path(Array(relative.utf8))) }

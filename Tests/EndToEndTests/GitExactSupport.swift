@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 /// Runs programs with an explicit environment and keeps their stdout as bytes: file names that are not UTF-8 and
@@ -73,7 +75,7 @@ enum RawFS {
     }
 
     /// Writes `bytes` as a new file at `path` (whatever was there is removed first), mode 0755 or 0644.
-    static func write(_ bytes: [UInt8], to path: [UInt8], executable: Bool = false) throws {
+    static func writeFile(_ bytes: [UInt8], to path: [UInt8], executable: Bool = false) throws {
         try makeParents(of: path)
         remove(path)
         let fd = open(cString(path), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
@@ -81,7 +83,7 @@ enum RawFS {
         defer { close(fd) }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             guard written > 0 else { throw failure("write", path) }
             offset += written
         }
@@ -92,10 +94,10 @@ enum RawFS {
         guard chmod(cString(path), executable ? 0o755 : 0o644) == 0 else { throw failure("chmod", path) }
     }
 
-    static func symlink(_ target: [UInt8], at path: [UInt8]) throws {
+    static func makeSymlink(_ target: [UInt8], at path: [UInt8]) throws {
         try makeParents(of: path)
         remove(path)
-        guard Glibc.symlink(cString(target), cString(path)) == 0 else { throw failure("symlink", path) }
+        guard symlink(cString(target), cString(path)) == 0 else { throw failure("symlink", path) }
     }
 
     /// Removes a file, link or directory tree; nothing there is fine.
@@ -121,14 +123,14 @@ enum RawFS {
         return names
     }
 
-    static func read(_ path: [UInt8]) throws -> [UInt8] {
+    static func readFile(_ path: [UInt8]) throws -> [UInt8] {
         let fd = open(cString(path), O_RDONLY)
         guard fd >= 0 else { throw failure("open", path) }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             guard count >= 0 else { throw failure("read", path) }
             if count == 0 { return bytes }
             bytes += buffer[..<count]
@@ -138,6 +140,15 @@ enum RawFS {
     static func lstatInfo(_ path: [UInt8]) -> stat? {
         var info = stat()
         return lstat(cString(path), &info) == 0 ? info : nil
+    }
+
+    /// Seconds of the modification and status-change times, as the index records them.
+    static func times(_ info: stat) -> (mtime: Int, ctime: Int) {
+        #if canImport(Darwin)
+        return (Int(info.st_mtimespec.tv_sec), Int(info.st_ctimespec.tv_sec))
+        #else
+        return (Int(info.st_mtim.tv_sec), Int(info.st_ctim.tv_sec))
+        #endif
     }
 
     /// Every entry below `root` but the top-level `.git`, keyed by its path relative to `root`.
@@ -158,7 +169,7 @@ enum RawFS {
                     guard count >= 0 else { throw failure("readlink", full) }
                     entries[path] = .link(target: buffer[..<count].map { UInt8(bitPattern: $0) })
                 default:
-                    entries[path] = .file(mode: UInt32(info.st_mode & 0o7777), bytes: try read(full))
+                    entries[path] = .file(mode: UInt32(info.st_mode & 0o7777), bytes: try readFile(full))
                 }
             }
         }
