@@ -39,6 +39,11 @@ enum FastPathMode: String, CaseIterable, Sendable, CustomTestStringConvertible {
         try run.gitA(["commit", "-qm", "manifest"], in: run.workspace)
         let tag = try run.modkit("tag", "v1")
         #expect(tag.status == 0 && !(tag.text + tag.err).contains("uncommitted changes"), "modkit tag v1: \(tag.text)\(tag.err)")
+        if tag.status != 0 {
+            // Recorded above; the snapshot is still made, so the snapshot checkout at the end is tested on its own.
+            let forced = try run.modkit("tag", "v1", "--allow-dirty")
+            #expect(forced.status == 0, "modkit tag v1 --allow-dirty: \(forced.text)\(forced.err)")
+        }
 
         for step in [GitExactStep.smallUpdate, .largeUpdate] {
             try run.publish(step.commit)
