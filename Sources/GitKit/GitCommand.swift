@@ -36,6 +36,10 @@ struct GitCommand {
         do { try process.run() } catch {
             throw GitError(code: .other(-1), errorClass: "os", message: "cannot run \(Self.executable): \(error)", function: "git \(arguments.first ?? "")")
         }
+        // A killed modkit leaves git running (writing a work tree, holding index.lock): whoever watches says so.
+        let pid = process.processIdentifier
+        GitProcesses.observer?(pid, true)
+        defer { GitProcesses.observer?(pid, false) }
         // Standard error is drained on its own thread so that neither pipe can fill up and stall git.
         let errorText = ErrorCollector(errors.fileHandleForReading)
         if let stdin, let input {
@@ -77,6 +81,13 @@ struct GitCommand {
             return stat(candidate, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(candidate, X_OK) == 0
         }
     }()
+}
+
+/// Who is told of each git process GitKit starts and reaps: such a process outlives a killed modkit, and the next
+/// run must wait for it before it touches the same repository (ModKit records them in the workspace lock).
+public enum GitProcesses {
+    /// Set once, before any work starts; called with the pid and `true` when started, `false` when reaped.
+    nonisolated(unsafe) public static var observer: (@Sendable (_ pid: Int32, _ running: Bool) -> Void)?
 }
 
 /// Reads a pipe to its end on a background thread.

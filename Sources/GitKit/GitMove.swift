@@ -99,7 +99,11 @@ enum GitMove {
         try readTree(plan)
     }
 
+    /// The index's stat data refreshed first, as `git checkout` refreshes it (`read-tree` alone takes a file whose
+    /// stat data changed but whose content did not, after a copy or a touch, for a local change), then the merge.
     private static func readTree(_ plan: MovePlan) throws {
+        // Exits 1 when some file really is modified (elsewhere: the preflight checked the move's paths); the merge decides.
+        _ = try? GitCommand(arguments: ["update-index", "-q", "--ignore-submodules", "--refresh"], directory: plan.workdir).run()
         try GitCommand(arguments: ["read-tree", "-m", "-u"] + (plan.from.map { [$0.hex] } ?? []) + [plan.to.hex],
                        directory: plan.workdir).run()
     }

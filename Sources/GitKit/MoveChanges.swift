@@ -32,9 +32,10 @@ extension Repository {
 
     private func compare(_ old: ObjectHandle?, _ new: ObjectHandle?, prefix: String,
                          into result: inout [MoveChange]) throws(GitError) {
+        // Names are compared as bytes: composed and decomposed spellings are two names to git, one to a Swift string.
         let oldEntries = entries(of: old), newEntries = entries(of: new)
         for name in Set(oldEntries.keys).union(newEntries.keys) {
-            let path = prefix + name
+            let path = prefix + String(decoding: name, as: UTF8.self)
             let before = oldEntries[name], after = newEntries[name]
             if before == after { continue }
             let treeMode = UInt32(GIT_FILEMODE_TREE.rawValue)
@@ -52,12 +53,12 @@ extension Repository {
     }
 
     /// The entries of one tree by name; entries from `git_tree_entry_byindex` belong to the tree, so they are copied out.
-    private func entries(of tree: ObjectHandle?) -> [String: MoveChange.Entry] {
+    private func entries(of tree: ObjectHandle?) -> [[UInt8]: MoveChange.Entry] {
         guard let tree else { return [:] }
-        var result: [String: MoveChange.Entry] = [:]
+        var result: [[UInt8]: MoveChange.Entry] = [:]
         for index in 0..<git_tree_entrycount(tree.pointer) {
-            guard let entry = git_tree_entry_byindex(tree.pointer, index) else { continue }
-            result[String(cString: git_tree_entry_name(entry))] =
+            guard let entry = git_tree_entry_byindex(tree.pointer, index), let name = git_tree_entry_name(entry) else { continue }
+            result[Array(UnsafeBufferPointer(start: UnsafeRawPointer(name).assumingMemoryBound(to: UInt8.self), count: strlen(name)))] =
                 MoveChange.Entry(oid: OID(git_tree_entry_id(entry)), mode: UInt32(git_tree_entry_filemode(entry).rawValue))
         }
         return result

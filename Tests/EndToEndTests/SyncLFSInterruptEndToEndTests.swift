@@ -28,7 +28,7 @@ import Testing
     }
 }
 
-/// One module tracked by Git LFS (`*.bin`), one commit behind a remote commit that rewrites 60 assets; a plain
+/// One module tracked by Git LFS (`*.bin`), one commit behind a remote commit that rewrites 40 assets; a plain
 /// `git clone` + `git pull --ff-only` of the same remote is the reference. A pristine copy is restored each round.
 private struct LFSMoveFixture {
     let ws: SafetyWorkspace
@@ -41,23 +41,34 @@ private struct LFSMoveFixture {
         let sandbox = ws.sandbox
         try sandbox.git("lfs", "install", "--local", in: ws.source)
         try sandbox.write("*.bin filter=lfs diff=lfs merge=lfs -text\n", to: "\(ws.source)/.gitattributes")
-        for index in 0..<60 { try Self.asset(index, version: 1).write(to: sandbox.url("\(ws.source)/Assets/a\(index).bin")) }
+        try FileManager.default.createDirectory(at: sandbox.url("\(ws.source)/Assets"), withIntermediateDirectories: true)
+        for index in 0..<40 { try Self.asset(index, version: 1).write(to: sandbox.url("\(ws.source)/Assets/a\(index).bin")) }
         try sandbox.write("readme\n", to: "\(ws.source)/README.md")
-        try ws.commitAndPush("Add assets")
+        try Self.push("Add assets", in: ws)
         guard try ws.sync().status == 0 else { throw SandboxError("sync of the assets failed") }
-        for index in 0..<60 { try Self.asset(index, version: 2).write(to: sandbox.url("\(ws.source)/Assets/a\(index).bin")) }
+        for index in 0..<40 { try Self.asset(index, version: 2).write(to: sandbox.url("\(ws.source)/Assets/a\(index).bin")) }
         try sandbox.write("readme 2\n", to: "\(ws.source)/README.md")
-        target = try ws.commitAndPush("Rewrite the assets")
+        target = try Self.push("Rewrite the assets", in: ws)
         try sandbox.git("fetch", "-q", "origin", in: ws.module)
         pristine = sandbox.url("pristine-Mod")
         _ = try sandbox.run("/bin/cp", ["-a", sandbox.url(ws.module).path, pristine.path], in: sandbox.root)
         try sandbox.git("clone", "-q", sandbox.url("remotes/Mod.git").path, reference)
     }
 
-    /// 200 KB of bytes that differ per asset and version, so that no pointer file could pass for one.
+    /// Commits and pushes to a `file://` url: git-lfs sends the assets only to a url.
+    @discardableResult
+    private static func push(_ message: String, in ws: SafetyWorkspace) throws -> String {
+        let sandbox = ws.sandbox
+        try sandbox.git("add", "-A", in: ws.source)
+        try sandbox.git("commit", "-qm", message, in: ws.source)
+        try sandbox.git("push", "-q", "file://" + sandbox.url("remotes/Mod.git").path, "HEAD:main", in: ws.source)
+        return try sandbox.git("rev-parse", "HEAD", in: ws.source)
+    }
+
+    /// 100 KB of bytes that differ per asset and version, so that no pointer file could pass for one.
     static func asset(_ index: Int, version: Int) -> Data {
         var state = UInt64(index * 7919 + version * 104_729 + 1)
-        return Data((0..<200_000).map { _ in
+        return Data((0..<100_000).map { _ in
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             return UInt8(truncatingIfNeeded: state >> 56)
         })
@@ -84,7 +95,7 @@ private struct LFSMoveFixture {
         #expect(try ws.head() == target, "round \(round)")
         #expect(try ws.status() == [], "round \(round)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.url("\(ws.module)/.git/modkit/move").path), "round \(round)")
-        for index in 0..<60 {
+        for index in 0..<40 {
             #expect(ws.bytes("Assets/a\(index).bin") == Self.asset(index, version: 2), "round \(round): Assets/a\(index).bin")
         }
         #expect(ws.bytes("README.md") == Data("readme 2\n".utf8))

@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -126,6 +127,9 @@ public final class WorkspaceLock: @unchecked Sendable {
         replacedStaleHolder = replaced
         holder = me
         HeldLocks.shared.add(self)
+        if GitProcesses.observer == nil {
+            GitProcesses.observer = { pid, running in running ? WorkspaceLock.started(pid) : WorkspaceLock.ended(pid) }
+        }
     }
 
     /// Records in every lock this process holds that it started `pid`, which may outlive it; `ended` when it is reaped.
