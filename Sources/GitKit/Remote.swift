@@ -35,6 +35,8 @@ public struct FetchReport: Sendable, Equatable {
     public var previousTips: [String: OID] = [:]
     /// Leftovers of interrupted fetches removed from `objects/pack` first.
     public var removedLeftovers: [String] = []
+    /// Whether the objects were copied in-process from a remote on this machine (no transfer ran).
+    public var fetchedInProcess = false
 }
 
 /// How `Repository.push` behaves.
@@ -139,6 +141,7 @@ extension Repository {
             ? try fetchLocally(remote: remote, refspecs: active, prune: true, progress: options.progress)
             : false
         if !fetchedLocally { try transfer(active) }
+        report.fetchedInProcess = fetchedLocally
         if options.downloadTags == .all { report.keptLocalTags = try adoptMirroredTags(remote: remote) }
         return report
     }

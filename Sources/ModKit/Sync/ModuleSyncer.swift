@@ -70,6 +70,8 @@ struct ModuleSyncer {
             var done = result(.cloned, "cloned \(target.label) at \(target.commit.short)")
             done.commit = target.commit.hex
             done.workTreeByGit = byGit
+            done.transferPath = cache != nil && !(engine is AutoEngine && GitKit.isSSHURL(url))
+                ? "cloned through the object cache" : "cloned by \(engine.engineName(for: url))"
             if let failure = GitHook.clone(to: target.commit).run(in: try Repository.open(directory.path)) {
                 done.detail += "; " + failure
             }
@@ -149,6 +151,8 @@ struct ModuleSyncer {
             outcome = try move(repository, to: target, previousTips: fetched.previousTips)
         }
         if !fetched.keptLocalTags.isEmpty { outcome.keptLocalTags = fetched.keptLocalTags }
+        outcome.transferPath = fetched.fetchedInProcess ? "fetched in-process (a small fetch from this machine)"
+            : "fetched by \(engine.engineName(for: try repository.remoteURL(remote) ?? url))"
         if !notes.isEmpty { outcome.detail += "; " + notes.joined(separator: "; ") }
         return outcome
     }

@@ -25,6 +25,8 @@ public struct ModuleSyncResult: Sendable, Codable, Equatable {
     /// A `refs/modkit/backup/…` ref that now holds commits the move would have left unreachable.
     public var backup: String?
     public var error: String?
+    /// How the objects came (`fetched by git`, `fetched in-process …`, `cloned by libgit2`), for `sync -v`.
+    public var transferPath: String?
     /// Why git, not modkit, wrote the work tree (a filter driver, an encoding, a sparse checkout, …; see `FastPaths`).
     public var workTreeByGit: String?
     /// Local tags kept although the remote has a different tag of the same name (git: "would clobber existing tag").

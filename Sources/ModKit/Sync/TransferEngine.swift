@@ -18,9 +18,13 @@ public protocol TransferEngine: Sendable {
     /// Writes the first work tree of a clone made by `clone`: HEAD at local branch `branch`, or detached at `commit`
     /// when `branch` is nil. Refuses (`.uncommitted`) a repository whose index is not empty.
     func checkOutNewClone(_ repository: Repository, branch: String?, commit: OID) throws
+    /// The engine that really transfers from `url` (`auto` picks one per url), for `sync -v`.
+    func engineName(for url: String) -> String
 }
 
 extension TransferEngine {
+    public func engineName(for url: String) -> String { name }
+
     public func checkOutNewClone(_ repository: Repository, branch: String?, commit: OID) throws {
         try repository.checkoutIntoNewWorkTree(branch: branch, commit: commit)
     }
@@ -116,6 +120,8 @@ public struct AutoEngine: TransferEngine {
     }
 
     public func makesShallowClones(of url: String) -> Bool { engine(for: url, shallowOrPartial: true).makesShallowClones(of: url) }
+
+    public func engineName(for url: String) -> String { engine(for: url).name }
 
     public func clone(url: String, to path: String, remote: String, options: TransferOptions) throws -> Repository {
         try engine(for: url, shallowOrPartial: options.depth > 0 || options.filter != nil).clone(url: url, to: path, remote: remote, options: options)

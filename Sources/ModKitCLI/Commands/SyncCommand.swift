@@ -111,8 +111,10 @@ enum SyncCommand: Command {
                                                  summary: outcomeCounts(rows.map(\.outcome))))
         } else {
             printSummary(results, progress: progress, context: context)
-            for result in results where context.verbose && (result.outcome == .cloned || result.outcome == .updated) {
-                context.console.info("\(result.name): work tree written by \(result.workTreeByGit.map { "git: \($0)" } ?? "modkit")")
+            for result in results where context.verbose && result.outcome != .failed && result.outcome != .skipped {
+                let writer = result.outcome == .cloned || result.outcome == .updated
+                    ? "; work tree written by \(result.workTreeByGit.map { "git (\($0))" } ?? "modkit")" : ""
+                context.console.info("\(result.name): \(result.transferPath ?? "nothing transferred")\(writer)")
             }
             if !ignored.isEmpty {
                 context.console.info("Added \(ignored.count) module path\(ignored.count == 1 ? "" : "s") to the manifest repository's .gitignore.")
