@@ -102,3 +102,47 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/.modkit/develop/state.json").path))
     }
 }
+
+/// While an override is active, nothing that records or publishes versions runs.
+@Suite struct DevelopGuardEndToEndTests {
+    @Test func tagReleaseAndPinRefuseWhileAnOverrideIsOn() throws {
+        let sandbox = try Sandbox()
+        try sandbox.makePodWorkspace()
+        try sandbox.writeBytes(Sandbox.appPodfile, to: "ws/Apps/App/Podfile")
+        try sandbox.git("add", "-A", in: "ws")
+        try sandbox.git("commit", "-qm", "feat: the workspace", in: "ws")
+        #expect(try sandbox.modkit("develop", "Core", "Network", in: "ws").status == 0)
+        let overridden = try #require(sandbox.bytes("ws/Apps/App/Podfile"))
+        let head = try sandbox.git("rev-parse", "HEAD", in: "ws")
+
+        for arguments in [["tag", "v1"], ["release", "2026.1", "--yes"], ["pin"], ["pin", "--check"]] {
+            let refused = try sandbox.run(Sandbox.modkitBinary.path, arguments, in: sandbox.url("ws"))
+            #expect(refused.status == 1, "\(arguments): \(refused)")
+            #expect(refused.err.contains("local overrides are active for Core, Network") && refused.err.contains("modkit develop --off"),
+                    "\(arguments): \(refused.err)")
+        }
+        #expect(try sandbox.git("tag", "--list", in: "ws").isEmpty, "no tag was created")
+        #expect(try sandbox.git("rev-parse", "HEAD", in: "ws") == head, "no commit was made")
+        #expect(sandbox.bytes("ws/Apps/App/Podfile") == overridden, "pin changed nothing")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/.modkit/release").path), "release saved no state")
+
+        // The plan and the dry run still show what a release would do; sync goes on and says so; status lists them.
+        let plan = try sandbox.modkit("release", "2026.1", "--plan", in: "ws")
+        #expect(plan.status == 0 && plan.out.contains("Core"), "\(plan)")
+        let dryRun = try sandbox.modkit("release", "2026.1", "--dry-run", in: "ws")
+        #expect(!dryRun.err.contains("local overrides are active"), "\(dryRun)")
+        let sync = try sandbox.modkit("sync", in: "ws")
+        #expect(sync.err.contains("local overrides are active (modkit develop): Core, Network"), "\(sync)")
+        let status = try sandbox.modkit("status", "--json", in: "ws")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(status.out.utf8)) as? [String: Any])
+        #expect(json["overrides"] as? [String] == ["Core", "Network"], "\(status)")
+        #expect(try sandbox.modkit("status", in: "ws").err.contains("local overrides are active"))
+
+        // Off: pin --check and tag run again.
+        #expect(try sandbox.modkit("develop", "--off", in: "ws").status == 0)
+        #expect(sandbox.bytes("ws/Apps/App/Podfile") == Sandbox.appPodfile)
+        #expect(!(try sandbox.modkit("pin", "--check", in: "ws")).err.contains("local overrides"))
+        let tag = try sandbox.modkit("tag", "v1", in: "ws")
+        #expect(tag.status == 0, "\(tag)")
+    }
+}

@@ -118,6 +118,16 @@ enum DevelopCommand: Command {
     }
 }
 
+extension DevelopCommand {
+    /// The one line sync and status print while overrides are active, or nil.
+    static func activeNote(_ workspace: Workspace) -> String? {
+        let store = DevelopStore(workspaceRoot: workspace.root)
+        guard store.isActive else { return nil }
+        let names = store.activeModules()
+        return "local overrides are active (modkit develop): \(names.isEmpty ? "an interrupted run" : names.joined(separator: ", ")); 'modkit develop --off' restores the consumers"
+    }
+}
+
 extension Context {
     /// Refuses a command that would record or publish versions while `modkit develop` overrides are active (exit 1).
     func refuseWhileDeveloping(_ workspace: Workspace) throws {
