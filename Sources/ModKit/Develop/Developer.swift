@@ -68,7 +68,9 @@ public enum Developer {
         var originals: [String: [UInt8]] = [:]
         var writes: [DevelopJournal.Write] = []
 
-        for consumer in podfiles(workspace, specs: specs) {
+        // Files rewritten earlier stay in the plan even when the manifest no longer lists their module: they go back too.
+        let recordedFiles = old.files.map { store.url(of: $0.path) }
+        for consumer in podfiles(workspace, specs: specs, also: recordedFiles) {
             let path = relative(consumer, in: workspace)
             let current = manager.contents(atPath: consumer.path).map { [UInt8]($0) } ?? []
             let recorded = old.files.contains { $0.path == path }
@@ -99,12 +101,12 @@ public enum Developer {
     }
 
     /// The Podfiles of the modules and of the manifest repository.
-    static func podfiles(_ workspace: Workspace, specs: WorkspaceSpecs) -> [URL] {
+    static func podfiles(_ workspace: Workspace, specs: WorkspaceSpecs, also recorded: [URL] = []) -> [URL] {
         var seen = Set<String>()
         var result: [URL] = []
         let rootPodfile = workspace.root.appendingPathComponent(SpecFileName.podfile)
         let candidates = specs.modules.flatMap(\.files).filter { $0.kind == .podfile }.map(\.url)
-            + (FileManager.default.fileExists(atPath: rootPodfile.path) ? [rootPodfile] : [])
+            + (FileManager.default.fileExists(atPath: rootPodfile.path) ? [rootPodfile] : []) + recorded
         for url in candidates where seen.insert(url.standardizedFileURL.path).inserted { result.append(url) }
         return result
     }

@@ -72,6 +72,10 @@ enum DevelopCommand: Command {
                 throw ModKitError.input("\(workspace.relativePath(of: problem.url))\(problem.line.map { ":\($0)" } ?? "")\(problem.column.map { ":\($0)" } ?? ""): \(problem.message)",
                                         hint: "modkit develop reads every spec file first and changes nothing while one cannot be read")
             }
+            if off, let modules {
+                let active = Set(try DevelopStore(workspaceRoot: workspace.root).load().modules.map(\.module))
+                for module in modules where !active.contains(module.name) { context.console.info("\(module.name) is not overridden") }
+            }
             let result = off ? try Developer.off(modules, workspace, specs: specs) : try Developer.on(modules ?? [], workspace, specs: specs)
             return try list(workspace, state: result.state, result: result, recovered: recovered != nil, context: context)
         }
