@@ -67,6 +67,7 @@ public enum Developer {
         var bytes: [String: [UInt8]] = [:]
         var originals: [String: [UInt8]] = [:]
         var writes: [DevelopJournal.Write] = []
+        var problems: [Diagnostic] = []
 
         // Files rewritten earlier stay in the plan even when the manifest no longer lists their module: they go back too.
         let recordedFiles = old.files.map { store.url(of: $0.path) }
@@ -75,7 +76,13 @@ public enum Developer {
             let current = manager.contents(atPath: consumer.path).map { [UInt8]($0) } ?? []
             let recorded = old.files.contains { $0.path == path }
             let original = recorded ? (store.original(path) ?? current) : current
-            let (target, modules) = try overridden(original, podfile: consumer, developed: developed, specs: specs, workspace: workspace)
+            let target: [UInt8], modules: [String]
+            do {
+                (target, modules) = try overridden(original, podfile: consumer, developed: developed, specs: specs)
+            } catch {
+                problems.append(diagnostic(error, in: original, path: path))
+                continue
+            }
             if target != original {
                 state.files.append(DevelopState.File(path: path, kind: "podfile", modules: modules))
                 if !recorded { originals[DevelopState.key(path)] = original }
@@ -86,6 +93,7 @@ public enum Developer {
             }
         }
 
+        if !problems.isEmpty { throw ManifestError(diagnostics: problems) }
         let steps = try swiftSteps(developed: developed, old: old, state: &state, workspace, specs: specs,
                                    bytes: &bytes, originals: &originals)
         guard !writes.isEmpty || !steps.isEmpty || state != old else {
@@ -112,15 +120,10 @@ public enum Developer {
     }
 
     /// A Podfile's bytes with the developed pods pointing at their checkouts, and the developed modules it now points at.
-    static func overridden(_ original: [UInt8], podfile: URL, developed: Set<String>, specs: WorkspaceSpecs,
-                           workspace: Workspace) throws -> ([UInt8], [String]) {
+    static func overridden(_ original: [UInt8], podfile: URL, developed: Set<String>,
+                           specs: WorkspaceSpecs) throws(SpecReadError) -> ([UInt8], [String]) {
         guard !developed.isEmpty else { return (original, []) }
-        let display = relative(podfile, in: workspace)
-        func failure(_ error: SpecReadError) -> ModKitError {
-            ModKitError.input("\(display):\(error.line):\(error.column): \(error.message)")
-        }
-        let direct: [String]
-        do { direct = try PodfileOverride.pods(original) } catch { throw failure(error) }
+        let direct = try PodfileOverride.pods(original)
         let folder = podfile.deletingLastPathComponent()
         var paths: [String: String] = [:]
         var spelling: [String: String] = [:]
@@ -140,10 +143,17 @@ public enum Developer {
         let touched = Set(direct.filter { paths[$0] != nil } + transitive.keys)
         guard !touched.isEmpty else { return (original, []) }
         let request = PodfileOverride.Request(paths: paths.filter { touched.contains($0.key) }, transitive: transitive, spelling: spelling)
-        let target: [UInt8]
-        do { target = try PodfileOverride.apply(original, request) } catch { throw failure(error) }
+        let target = try PodfileOverride.apply(original, request)
         let modules = Set(touched.compactMap { moduleOfPod[$0] }).sorted()
         return (target, modules)
+    }
+
+    /// A consumer file that does not read, as `path:line:col: error: …` with its source line.
+    static func diagnostic(_ error: SpecReadError, in bytes: [UInt8], path: String) -> Diagnostic {
+        let lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
+        let line = error.line - 1 < lines.count ? String(decoding: lines[error.line - 1].filter { $0 != 13 }, as: UTF8.self) : nil
+        return .error(error.message, at: SourceLocation(file: path, line: error.line, column: error.column), sourceLine: line,
+                      hint: "modkit develop reads every consumer first and changes nothing while one does not read")
     }
 
     /// Each workspace pod (lowercased) with the workspace pods its podspec depends on.

@@ -68,9 +68,11 @@ enum DevelopCommand: Command {
             let modules = names.isEmpty ? nil : try run.modules()
             let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
             let problems = specs.modules.flatMap(\.problems).filter { SpecFileKind(fileName: $0.url.lastPathComponent) != .cartfile }
-            if let problem = problems.first {
-                throw ModKitError.input("\(workspace.relativePath(of: problem.url))\(problem.line.map { ":\($0)" } ?? "")\(problem.column.map { ":\($0)" } ?? ""): \(problem.message)",
-                                        hint: "modkit develop reads every spec file first and changes nothing while one cannot be read")
+            if !problems.isEmpty {
+                throw ManifestError(diagnostics: problems.map { problem in
+                    Diagnostic.error(problem.message, at: SourceLocation(file: workspace.relativePath(of: problem.url), line: problem.line ?? 1, column: problem.column ?? 1),
+                                     hint: "modkit develop reads every spec file first and changes nothing while one does not read")
+                })
             }
             if off, let modules {
                 let active = Set(try DevelopStore(workspaceRoot: workspace.root).load().modules.map(\.module))
