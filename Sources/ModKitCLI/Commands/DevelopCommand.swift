@@ -61,11 +61,12 @@ enum DevelopCommand: Command {
             let workspace = run.workspace
             let recovered = try Developer.recover(workspace)
             if recovered != nil { context.console.info("finished an interrupted 'modkit develop' first") }
-            let names = context.arguments.positionals
-            if names.isEmpty && !off {
+            // Modules are chosen by name or by -g; with neither, develop lists and --off turns everything off.
+            let selects = !context.arguments.positionals.isEmpty || !context.groups.isEmpty
+            if !selects && !off {
                 return try list(workspace, state: try DevelopStore(workspaceRoot: workspace.root).load(), result: nil, recovered: recovered != nil, context: context)
             }
-            let modules = names.isEmpty ? nil : try run.modules()
+            let modules = selects ? try run.modules() : nil
             let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
             let problems = specs.modules.flatMap(\.problems).filter { SpecFileKind(fileName: $0.url.lastPathComponent) != .cartfile }
             if !problems.isEmpty {
