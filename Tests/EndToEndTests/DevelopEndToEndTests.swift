@@ -77,6 +77,25 @@ import Testing
         #expect(sandbox.bytes("ws/Apps/App/Podfile") == Sandbox.appPodfile)
     }
 
+    @Test func aPodfileChangedByHandSinceDevelopIsNeverOverwritten() throws {
+        let sandbox = try Sandbox()
+        try sandbox.makePodWorkspace()
+        try sandbox.writeBytes(Sandbox.appPodfile, to: "ws/Apps/App/Podfile")
+        let develop = try sandbox.modkit("develop", "Core", "--json", in: "ws")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(develop.out.utf8)) as? [String: Any])
+        #expect((json["changes"] as? [[String: Any]])?.map { $0["path"] as? String } == ["Apps/App/Podfile"], "\(develop.out)")
+        var edited = try #require(sandbox.bytes("ws/Apps/App/Podfile"))
+        edited.append(Data("# mine\r\n".utf8))
+        try sandbox.writeBytes(edited, to: "ws/Apps/App/Podfile")
+
+        let off = try sandbox.modkit("develop", "--off", in: "ws")
+        #expect(off.status == 1 && off.err.contains("Apps/App/Podfile changed since 'modkit develop' rewrote it"), "\(off)")
+        #expect(sandbox.bytes("ws/Apps/App/Podfile") == edited, "the hand edit is kept")
+        #expect(try sandbox.modkit("develop", "Network", in: "ws").status == 1)
+        #expect(sandbox.bytes("ws/Apps/App/Podfile") == edited)
+        #expect(try sandbox.modkit("develop", "--json", in: "ws").out.contains("\"module\" : \"Core\""), "Core stays overridden")
+    }
+
     @Test func badInputExitsTwoAndChangesNothing() throws {
         let sandbox = try Sandbox()
         try sandbox.makePodWorkspace()
