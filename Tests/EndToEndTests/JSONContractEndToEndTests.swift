@@ -140,6 +140,9 @@ import Testing
         #expect(outcomes(written)["Alpha"] == "updated", "\(written)")
         try modkit.run(["new", "--list-templates"])
         try modkit.run(["new", "Payments", "--dir", "--dry-run"])
+        let develop = try modkit.run(["develop", "Alpha"])
+        #expect((develop["overrides"] as? [[String: Any]])?.first?["module"] as? String == "Alpha", "\(develop)")
+        try modkit.run(["develop", "--off"])
 
         try sandbox.git("clone", "-q", sandbox.url("remotes/Alpha.git").path, "fresh/Alpha")
         let initialized = try modkit.run(["init"], in: "fresh")

@@ -49,7 +49,9 @@ enum PinCommand: Command {
         let dryRun = context.arguments.flag("dry-run")
         let strict = context.arguments.flag("strict")
         return try context.withWorkspace { run in
-            try pin(run.workspace, modules: try run.modules(), check: check, dryRun: dryRun, strict: strict, context: context)
+            // A :path line written by `modkit develop` is not a requirement to pin or to check: refuse while one is on.
+            if !dryRun { try context.refuseWhileDeveloping(run.workspace) }
+            return try pin(run.workspace, modules: try run.modules(), check: check, dryRun: dryRun, strict: strict, context: context)
         }
     }
 

@@ -13,6 +13,7 @@ enum Registry {
             PushCommand.self,
             AbandonCommand.self,
             PruneCommand.self,
+            DevelopCommand.self,
             GraphCommand.self,
             TagCommand.self,
             CheckoutCommand.self,

@@ -102,6 +102,7 @@ enum ReleaseCommand: Command {
             return .success
         }
         let dryRun = context.arguments.flag("dry-run")
+        if !dryRun { try context.refuseWhileDeveloping(workspace) }
         if !dryRun && !context.arguments.flag("yes") {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw UsageError("modkit release changes and pushes every released repository; add --yes to go ahead without a prompt, or --dry-run to see the changes")

@@ -66,7 +66,11 @@ enum StatusCommand: Command {
     }
 
     /// `modkit status --json`'s own field.
-    struct Fields: Encodable { var workspace: String }
+    struct Fields: Encodable {
+        var workspace: String
+        /// The modules `modkit develop` points the consumers at (empty when none).
+        var overrides: [String]
+    }
 
     static func run(_ context: Context) throws -> ExitStatus {
         try context.withWorkspace { run in try show(run.workspace, modules: try run.modules(), context: context) }
@@ -80,7 +84,7 @@ enum StatusCommand: Command {
         if context.json {
             let rows = statuses.map { Row($0) }
             let manifestRow = manifest.map { Row($0, isManifest: true) }
-            try context.printJSON(ModuleRowsBody(fields: Fields(workspace: workspace.manifest.workspace), manifest: manifestRow, modules: rows,
+            try context.printJSON(ModuleRowsBody(fields: Fields(workspace: workspace.manifest.workspace, overrides: DevelopStore(workspaceRoot: workspace.root).activeModules()), manifest: manifestRow, modules: rows,
                                                  summary: outcomeCounts(rows.map(\.outcome))))
         } else if context.arguments.flag("short") {
             let style = context.console.style(for: .standardOutput)
@@ -92,6 +96,7 @@ enum StatusCommand: Command {
         } else {
             print(statuses, manifest: manifest, workspace: workspace, context: context)
         }
+        if !context.json, let note = DevelopCommand.activeNote(workspace) { context.console.warning(note) }
         for orphan in PlacedModules.orphans(in: workspace) where !orphan.work.isEmpty {
             context.console.warning(orphan.advice)
         }

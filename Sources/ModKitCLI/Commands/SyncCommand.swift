@@ -53,6 +53,7 @@ enum SyncCommand: Command {
 
     private static func sync(from loaded: Workspace, context: Context) throws -> ExitStatus {
         var workspace = loaded
+        if !context.json, let note = DevelopCommand.activeNote(workspace) { context.console.info(note) }
         if let notice = SnapshotCheckout.interruptedNotice(root: workspace.root) {
             throw ModKitError(notice, hint: "sync moves nothing until then: it would take the half-moved repositories for local changes")
         }

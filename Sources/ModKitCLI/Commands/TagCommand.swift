@@ -94,7 +94,10 @@ enum TagCommand: Command {
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
-        try context.withWorkspace { run in try tag(context.arguments.positionals[0], workspace: run.workspace, context: context) }
+        try context.withWorkspace { run in
+            try context.refuseWhileDeveloping(run.workspace)
+            return try tag(context.arguments.positionals[0], workspace: run.workspace, context: context)
+        }
     }
 
     private static func tag(_ name: String, workspace: Workspace, context: Context) throws -> ExitStatus {

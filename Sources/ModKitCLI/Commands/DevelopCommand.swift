@@ -1,0 +1,147 @@
+import Foundation
+import ModKit
+import SpecKit
+
+/// `modkit develop`: make every consumer in the workspace use the local checkouts of some modules, list the overrides, or undo them.
+enum DevelopCommand: Command {
+    static let spec = CommandSpec(
+        name: "develop",
+        summary: "Point every consumer at the local checkout of modules, and back (--off)",
+        discussion: """
+        'modkit develop Core' makes every consumer in the workspace use the checkout of Core you
+        are working on. A Podfile's 'pod' lines of Core's pods become ':path' entries relative to
+        the Podfile (a pod that reaches the Podfile only through another pod's podspec gets a line of
+        its own); a Swift package that depends on Core, directly or through other packages, is put in
+        SwiftPM's edit mode ('swift package edit core --path …'): Package.swift is never edited.
+        'modkit develop --off' restores every file byte for byte (comments, quotes, CRLF, encodings)
+        and removes a Package.resolved SwiftPM created; with module names it turns off only those.
+        'modkit develop' alone lists what is overridden, where, and since when.
+
+        The overrides are yours: they are recorded under .modkit/develop/, never committed. Every
+        file is planned and the plan recorded before the first file changes, so a run stopped at any
+        moment is finished by the next 'modkit develop' (or '--off'). While an override is on,
+        'modkit tag', 'release' and 'pin' refuse (exit 1), 'sync' says so, 'status' lists them.
+        """,
+        options: [
+            OptionSpec(nil, "off", help: "Turn the overrides of the named modules (default: all) off, restoring every file."),
+        ],
+        positional: .modules,
+        examples: ["modkit develop Core Network", "modkit develop", "modkit develop --off Network", "modkit develop --off", "modkit develop --json"],
+        mutates: true
+    )
+
+    /// `modkit develop --json`.
+    struct Report: Encodable {
+        /// One active override.
+        struct Override: Encodable {
+            var module: String
+            var path: String
+            var since: String
+            /// The Podfiles that point at the module's checkout.
+            var files: [String]
+            /// The Swift packages (directories) whose dependency on the module is in edit mode.
+            var packages: [String]
+        }
+        /// One consumer file or package this run changed.
+        struct Change: Encodable {
+            var path: String
+            var kind: String
+            var outcome: ModuleOutcome
+        }
+        var off: Bool
+        var recovered: Bool
+        var overrides: [Override]
+        var changes: [Change]
+        var errors: [ErrorJSON]
+    }
+
+    static func run(_ context: Context) throws -> ExitStatus {
+        let off = context.arguments.flag("off")
+        return try context.withWorkspace { run in
+            let workspace = run.workspace
+            let recovered = try Developer.recover(workspace)
+            if recovered != nil { context.console.info("finished an interrupted 'modkit develop' first") }
+            // Modules are chosen by name or by -g; with neither, develop lists and --off turns everything off.
+            let selects = !context.arguments.positionals.isEmpty || !context.groups.isEmpty
+            if !selects && !off {
+                return try list(workspace, state: try DevelopStore(workspaceRoot: workspace.root).load(), result: nil, recovered: recovered != nil, context: context)
+            }
+            let modules = selects ? try run.modules() : nil
+            let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
+            let problems = specs.modules.flatMap(\.problems).filter { SpecFileKind(fileName: $0.url.lastPathComponent) != .cartfile }
+            if !problems.isEmpty {
+                throw ManifestError(diagnostics: problems.map { problem in
+                    Diagnostic.error(problem.message, at: SourceLocation(file: workspace.relativePath(of: problem.url), line: problem.line ?? 1, column: problem.column ?? 1),
+                                     hint: "modkit develop reads every spec file first and changes nothing while one does not read")
+                })
+            }
+            if off, let modules {
+                let active = Set(try DevelopStore(workspaceRoot: workspace.root).load().modules.map(\.module))
+                for module in modules where !active.contains(module.name) { context.console.info("\(module.name) is not overridden") }
+            }
+            let result = off ? try Developer.off(modules, workspace, specs: specs) : try Developer.on(modules ?? [], workspace, specs: specs)
+            return try list(workspace, state: result.state, result: result, recovered: recovered != nil, context: context)
+        }
+    }
+
+    private static func list(_ workspace: Workspace, state: DevelopState, result: Developer.Result?, recovered: Bool, context: Context) throws -> ExitStatus {
+        let overrides = state.modules.map { override in
+            Report.Override(module: override.module, path: override.path, since: override.since,
+                            files: state.files.filter { $0.modules.contains(override.module) }.map(\.path),
+                            packages: state.packages.filter { $0.module == override.module }.map { $0.path.isEmpty ? "." : $0.path })
+        }
+        var changes = (result?.written ?? []).map { Report.Change(path: $0, kind: "podfile", outcome: .updated) }
+        for step in result?.edited ?? [] {
+            let failed = result?.failures.contains { $0.step.package == step.package && $0.step.dependency == step.dependency } ?? false
+            changes.append(Report.Change(path: step.package.isEmpty ? "." : step.package, kind: step.edit ? "swiftpmEdit" : "swiftpmUnedit",
+                                         outcome: failed ? .failed : .updated))
+        }
+        let errors = (result?.failures ?? []).map { ErrorJSON("\($0.step.package.isEmpty ? "." : $0.step.package): \($0.message)") }
+        if context.json {
+            try context.printJSON(Report(off: context.arguments.flag("off"), recovered: recovered, overrides: overrides, changes: changes, errors: errors))
+        } else {
+            let console = context.console
+            for change in changes where change.outcome != .failed {
+                switch change.kind {
+                case "podfile": console.result("rewrote \(change.path)")
+                case "swiftpmEdit": console.result("edit mode in \(change.path)")
+                default: console.result("left edit mode in \(change.path)")
+                }
+            }
+            for error in errors { console.error(error.message) }
+            if overrides.isEmpty {
+                console.result("No module is overridden: every consumer uses its released dependency.")
+            } else {
+                var table = TextTable()
+                for override in overrides {
+                    let consumers = override.files + override.packages.map { "\($0) (swift package edit)" }
+                    table.add([override.module, consumers.isEmpty ? "no consumer" : consumers.joined(separator: ", "), "since \(override.since)"])
+                }
+                console.result(table.render())
+                console.info("'modkit develop --off' restores every consumer; tag, release and pin refuse until then")
+            }
+        }
+        return errors.isEmpty ? .success : .failure
+    }
+}
+
+extension DevelopCommand {
+    /// The one line sync and status print while overrides are active, or nil.
+    static func activeNote(_ workspace: Workspace) -> String? {
+        let store = DevelopStore(workspaceRoot: workspace.root)
+        guard store.isActive else { return nil }
+        let names = store.activeModules()
+        return "local overrides are active (modkit develop): \(names.isEmpty ? "an interrupted run" : names.joined(separator: ", ")); 'modkit develop --off' restores the consumers"
+    }
+}
+
+extension Context {
+    /// Refuses a command that would record or publish versions while `modkit develop` overrides are active (exit 1).
+    func refuseWhileDeveloping(_ workspace: Workspace) throws {
+        let store = DevelopStore(workspaceRoot: workspace.root)
+        guard store.isActive else { return }
+        let names = store.activeModules()
+        throw ModKitError("\(command.name) refused: local overrides are active for \(names.isEmpty ? "an interrupted run" : names.joined(separator: ", ")) (modkit develop); nothing was changed",
+                          hint: "run 'modkit develop --off' first, then '\(["modkit", command.name].joined(separator: " "))' again")
+    }
+}
