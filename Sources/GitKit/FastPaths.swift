@@ -15,27 +15,46 @@ public enum FastPaths {
     /// Whether the fast paths are on for `repository` (the off switch, nothing else).
     public static func enabled(in repository: Repository, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         if let value = environment["MODKIT_FAST_PATHS"]?.lowercased(), ["0", "false", "off", "no"].contains(value) { return false }
-        return repository.configBools(["modkit.fastPaths"])["modkit.fastPaths"] ?? true
+        return repository.configBools(["modkit.fastPaths"])["modkit.fastPaths"] ?? enabledGlobally()
     }
 
     /// Whether the fast paths are on before any repository exists (a new clone): the environment and the user's
     /// global configuration.
-    public static func enabledGlobally(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        if let value = environment["MODKIT_FAST_PATHS"]?.lowercased(), ["0", "false", "off", "no"].contains(value) { return false }
+    public static func enabledGlobally() -> Bool { globally }
+
+    /// Read once per process: neither the environment nor the user's configuration changes during a run.
+    private static let globally: Bool = {
+        if let value = ProcessInfo.processInfo.environment["MODKIT_FAST_PATHS"]?.lowercased(), ["0", "false", "off", "no"].contains(value) { return false }
         guard let value = GitKit.globalConfigString("modkit.fastPaths")?.lowercased() else { return true }
         return !["false", "no", "off", "0"].contains(value)
+    }()
+
+    /// The settings a move (or a status) reads, from one configuration snapshot.
+    struct MoveSettings {
+        var fastPaths = true
+        var attributesFile: String?
+        /// `core.hooksPath` as configured.
+        var hooksPath: String?
+
+        init(_ repository: Repository) {
+            let values = repository.configStrings(["modkit.fastPaths", "core.attributesFile", "core.hooksPath"])
+            fastPaths = !(values["modkit.fastPaths"].map { ["false", "no", "off", "0"].contains($0.lowercased()) } ?? false)
+                && FastPaths.enabledGlobally()
+            attributesFile = values["core.attributesFile"]
+            hooksPath = values["core.hooksPath"]
+        }
     }
 
     /// Why git must write `plan`'s work tree; nil when `MoveWriter` gives git's result.
-    static func moveNeedsGit(_ repository: Repository, _ plan: MovePlan) -> String? {
+    static func moveNeedsGit(_ repository: Repository, _ plan: MovePlan, settings: MoveSettings) -> String? {
         guard GitCommand.isAvailable else { return nil }
-        if !enabled(in: repository) { return "fast paths are off (modkit.fastPaths)" }
+        if !settings.fastPaths { return "fast paths are off (modkit.fastPaths)" }
         if let name = plan.changes.first(where: { !$0.path.isPlainASCII })?.path {
             return "the path \(name.debugDescription) is not plain ASCII"
         }
-        if (try? SparseCheckout(repository)) != nil { return "the repository is a sparse checkout" }
+        if plan.isSparse { return "the repository is a sparse checkout" }
         let attributes = plan.changes.filter { $0.path.isAttributesFile }.compactMap(\.new?.oid)
-        return indexNeedsGit(repository, alsoReading: attributes)
+        return indexNeedsGit(repository, alsoReading: attributes, attributesFile: settings.attributesFile)
     }
 
     /// Why git must write the first work tree of a new clone at `commit`; nil when libgit2's checkout gives git's result.
@@ -46,26 +65,28 @@ public enum FastPaths {
         if let name = changes.first(where: { !$0.path.isPlainASCII })?.path { return "the path \(name.debugDescription) is not plain ASCII" }
         if (try? SparseCheckout(repository)) != nil { return "the repository is a sparse checkout" }
         let blobs = changes.filter { $0.path.isAttributesFile }.compactMap(\.new?.oid)
-        return attributesNeedGit(repository, blobs: blobs, files: globalAttributeFiles(repository))
+        let configured = repository.configStrings(["core.attributesFile"])["core.attributesFile"]
+        return attributesNeedGit(repository, blobs: blobs, files: globalAttributeFiles(repository, configured: configured))
     }
 
     /// Why git must answer what changed in the work tree; nil when libgit2's status gives git's answer.
+    /// A sparse checkout shows in the index (skip-worktree entries); one whose patterns take every file answers as any other.
     static func statusNeedsGit(_ repository: Repository) -> String? {
         guard GitCommand.isAvailable, repository.workdir != nil else { return nil }
-        if !enabled(in: repository) { return "fast paths are off (modkit.fastPaths)" }
-        if (try? SparseCheckout(repository)) != nil { return "the repository is a sparse checkout" }
-        return indexNeedsGit(repository, alsoReading: [])
+        let settings = MoveSettings(repository)
+        if !settings.fastPaths { return "fast paths are off (modkit.fastPaths)" }
+        return indexNeedsGit(repository, alsoReading: [], attributesFile: settings.attributesFile)
     }
 
     /// The index's entries (their flags and `.gitattributes` files, as committed and as in the work tree) and the
     /// repository's and user's attribute files, with `blobs` (attribute files a move brings).
-    private static func indexNeedsGit(_ repository: Repository, alsoReading blobs: [OID]) -> String? {
+    private static func indexNeedsGit(_ repository: Repository, alsoReading blobs: [OID], attributesFile: String?) -> String? {
         guard let index = try? repository.openIndex(), git_index_read(index.pointer, 0) == 0 else {
             git_error_clear()
             return "its index could not be read"
         }
         var attributeBlobs = blobs
-        var files = globalAttributeFiles(repository)
+        var files = globalAttributeFiles(repository, configured: attributesFile)
         let special = UInt16(GIT_INDEX_ENTRY_SKIP_WORKTREE.rawValue | GIT_INDEX_ENTRY_INTENT_TO_ADD.rawValue)
         for position in 0..<git_index_entrycount(index.pointer) {
             guard let entry = git_index_get_byindex(index.pointer, position) else { continue }
@@ -81,10 +102,10 @@ public enum FastPaths {
     }
 
     /// `$GIT_DIR/info/attributes`, `core.attributesFile` (else `$XDG_CONFIG_HOME/git/attributes`) and the system's.
-    private static func globalAttributeFiles(_ repository: Repository) -> [String] {
+    private static func globalAttributeFiles(_ repository: Repository, configured: String?) -> [String] {
         let environment = ProcessInfo.processInfo.environment
         var files = [repository.directory.infoAttributes, "/etc/gitattributes"]
-        if let configured = repository.configStrings(["core.attributesFile"])["core.attributesFile"] {
+        if let configured {
             files.append(configured.hasPrefix("~/") ? (environment["HOME"] ?? "") + configured.dropFirst(1) : configured)
         } else if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
             files.append(xdg + "/git/attributes")

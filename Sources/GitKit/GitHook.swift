@@ -58,7 +58,12 @@ public enum GitHook: Sendable, Equatable {
     /// with git); returns its failure, or nil. No process starts when there is no such hook.
     @discardableResult
     public func run(in repository: Repository) -> String? {
-        guard let workdir = repository.workdir, Self.isInstalled(name, in: repository) else { return nil }
+        run(in: repository, hooksPath: repository.configStrings(["core.hooksPath"])["core.hooksPath"])
+    }
+
+    /// `hooksPath`: `core.hooksPath` as configured, when the caller has read it already.
+    func run(in repository: Repository, hooksPath: String?) -> String? {
+        guard let workdir = repository.workdir, Self.isInstalled(name, in: repository, hooksPath: hooksPath) else { return nil }
         do {
             // git clone exports the new repository's GIT_DIR to its hook; checkout and merge do not
             let environment = if case .clone = self { ["GIT_DIR": repository.gitDir] } else { [String: String]() }
@@ -72,17 +77,21 @@ public enum GitHook: Sendable, Equatable {
 
     /// Whether `name` is an executable file in the hooks directory git uses (`core.hooksPath`, relative to the work
     /// tree's top, else `hooks` of the common git directory).
-    static func isInstalled(_ name: String, in repository: Repository) -> Bool {
+    static func isInstalled(_ name: String, in repository: Repository, hooksPath: String?) -> Bool {
         guard GitCommand.isAvailable else { return false }
         var info = stat()
-        let path = directory(of: repository) + "/" + name
+        let path = directory(of: repository, configured: hooksPath) + "/" + name
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
     }
 
     /// The hooks directory git uses: `core.hooksPath` (`~/` is the home directory; a relative path is taken from the
     /// work tree's top, where hooks run), else `hooks` of the common git directory.
     static func directory(of repository: Repository) -> String {
-        guard let configured = repository.configStrings(["core.hooksPath"])["core.hooksPath"], !configured.isEmpty else {
+        directory(of: repository, configured: repository.configStrings(["core.hooksPath"])["core.hooksPath"])
+    }
+
+    static func directory(of repository: Repository, configured: String?) -> String {
+        guard let configured, !configured.isEmpty else {
             return repository.directory.defaultHooks
         }
         if configured.hasPrefix("/") { return configured }

@@ -9,6 +9,8 @@ struct MovePlan {
     let to: OID
     let changes: [MoveChange]
     let skipped: Set<String>
+    /// Whether the repository is a sparse checkout (`core.sparseCheckout` with patterns).
+    let isSparse: Bool
 
     init(_ repository: Repository, from: OID?, to: OID) throws {
         guard let workdir = repository.workdir else {
@@ -19,6 +21,7 @@ struct MovePlan {
         self.to = to
         changes = try repository.changes(from: from, to: to)
         let sparse = try SparseCheckout(repository)
+        isSparse = sparse != nil
         let index = try repository.openIndex()
         try check(git_index_read(index.pointer, 0), "git_index_read")
         var skipped = Set<String>()

@@ -28,7 +28,6 @@ enum MovePreflight {
     /// None of the locks the move takes (see `lockFiles`) and no rebase, merge, cherry-pick, revert, bisect or am in progress.
     static func checkNotBusy(_ repository: Repository, branch: String?) throws {
         try checkUnlocked(repository, branch: branch)
-        let gitDir = repository.gitDir
         let operations: [(marker: String, what: String, hint: String)] = [
             ("rebase-merge", "a rebase is in progress", "finish it (git rebase --continue) or abort it (git rebase --abort)"),
             ("rebase-apply/applying", "git am is in progress", "finish it (git am --continue) or abort it (git am --abort)"),

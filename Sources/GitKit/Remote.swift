@@ -137,7 +137,6 @@ extension Repository {
         }
         // A remote on this machine: nothing new costs no transfer at all, and a few new objects are copied in-process.
         let fetchedLocally = refspecs.isEmpty && options.depth == 0 && options.downloadTags == .all && options.prune
-            && FastPaths.enabled(in: self)
             ? try fetchLocally(remote: remote, refspecs: active, prune: true, progress: options.progress)
             : false
         if !fetchedLocally { try transfer(active) }

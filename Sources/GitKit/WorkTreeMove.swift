@@ -69,7 +69,8 @@ public enum WorkTreeMove {
         }
         let plan = try MovePlan(repository, from: journal.from, to: commit)
         try MovePreflight.run(repository, plan, branch: branch, localChanges: recovered == nil ? localChanges : nil)
-        let byGit = FastPaths.moveNeedsGit(repository, plan)
+        let settings = FastPaths.MoveSettings(repository)
+        let byGit = FastPaths.moveNeedsGit(repository, plan, settings: settings)
         journal.writer = byGit == nil ? .modkit : .git
         journal.hook = hook ?? .checkout(from: head.commit, to: commit)
         try journal.write(gitDir: repository.gitDir)
@@ -83,7 +84,7 @@ public enum WorkTreeMove {
                 throw refusal
             }
         }
-        var report = try finish(repository, plan, journal, logMessage: logMessage)
+        var report = try finish(repository, plan, journal, logMessage: logMessage, hooksPath: settings.hooksPath)
         report.byGit = byGit
         return report
     }
@@ -161,7 +162,7 @@ public enum WorkTreeMove {
     /// of the git command it stands for runs, as git runs it after its own work.
     @discardableResult
     private static func finish(_ repository: Repository, _ plan: MovePlan, _ journal: MoveJournal, logMessage: String,
-                               then restore: () throws -> Void = {}) throws -> MoveReport {
+                               hooksPath: String?? = nil, then restore: () throws -> Void = {}) throws -> MoveReport {
         if journal.writer == .modkit { try MoveIndex(repository: repository, plan: plan).write() }
         if let branch = journal.toBranch {
             let name = "refs/heads/" + branch
@@ -177,7 +178,8 @@ public enum WorkTreeMove {
         }
         try restore()
         try MoveJournal.clear(gitDir: repository.gitDir)
-        return MoveReport(hookFailure: journal.hook?.run(in: repository))
+        guard let hook = journal.hook else { return MoveReport() }
+        return MoveReport(hookFailure: hooksPath.map { hook.run(in: repository, hooksPath: $0) } ?? hook.run(in: repository))
     }
 
     /// Now as `2026-12-02T06:03:09Z`; by hand, as a new ISO8601DateFormatter per move cost more than the move's

@@ -157,12 +157,23 @@ public enum Pinner {
             findings.append(finding)
         }
         var newBytes = file.bytes
-        if !pins.isEmpty, let plan = try? SpecRewriter.plan(file.bytes, pins: pins) {
-            newBytes = plan.newBytes
-            for skipped in plan.skipped {
-                if let index = findings.firstIndex(where: { $0.line == skipped.request.requirement.span.line && $0.kind != .path }) {
-                    findings[index].kind = .unrewritable
-                    findings[index].reason = skipped.reason
+        if !pins.isEmpty {
+            do {
+                let plan = try SpecRewriter.plan(file.bytes, pins: pins)
+                newBytes = plan.newBytes
+                for skipped in plan.skipped {
+                    if let index = findings.firstIndex(where: { $0.line == skipped.request.requirement.span.line && $0.kind != .path }) {
+                        findings[index].kind = .unrewritable
+                        findings[index].reason = skipped.reason
+                    }
+                }
+            } catch {
+                // The file is left as it is, and every requirement it would have pinned says why (never "already pinned").
+                for pin in pins {
+                    if let index = findings.firstIndex(where: { $0.line == pin.requirement.span.line && $0.kind != .path }) {
+                        findings[index].kind = .unrewritable
+                        findings[index].reason = "the rewrite could not be planned: \(ErrorText.describe(error))"
+                    }
                 }
             }
         }

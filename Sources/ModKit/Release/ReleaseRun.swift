@@ -129,8 +129,12 @@ public final class ReleaseRun {
             }
             guard plan.entry(module.name) != nil else {
                 // Not released, but the snapshot tags it at its HEAD: that must be committed.
-                if let status = try? repository.status(untracked: false), !status.isClean {
-                    problems.append("\(module.name): uncommitted changes in \(module.path); the snapshot records its HEAD, so commit or stash them")
+                do {
+                    if !(try repository.status(untracked: false).isClean) {
+                        problems.append("\(module.name): uncommitted changes in \(module.path); the snapshot records its HEAD, so commit or stash them")
+                    }
+                } catch {
+                    problems.append("\(module.name): its status cannot be read (\(ErrorText.describe(error))); fix the repository at \(module.path)")
                 }
                 continue
             }

@@ -49,10 +49,19 @@ public enum SnapshotCatalog {
 
     static func load(_ name: String, in manifestRepository: ManifestRepository) throws -> (snapshot: Snapshot, commit: OID) {
         let repository = manifestRepository.repository
+        var fetchFailure: String?
         if try repository.reference("refs/tags/\(name)") == nil, let remote = try? manifestRepository.pushRemote(branch: nil) {
-            _ = try? repository.fetch(remote: remote.remote, options: FetchOptions(downloadTags: .all))
+            do {
+                _ = try repository.fetch(remote: remote.remote, options: FetchOptions(downloadTags: .all))
+            } catch {
+                fetchFailure = "fetching the tags of '\(remote.remote)' failed: \(ErrorText.describe(error))"
+            }
         }
         guard try repository.reference("refs/tags/\(name)") != nil else {
+            if let fetchFailure {
+                throw ModKitError("no snapshot named '\(name)' here, and \(fetchFailure)",
+                                  hint: "check the network and the manifest repository's remote, then run the command again")
+            }
             let known = (try? repository.tagNames()) ?? []
             throw ModKitError.input("no snapshot named '\(name)': the manifest repository has no tag \(name)\(DidYouMean.suffix(for: name, among: known))",
                                     hint: "'modkit snapshots' lists the snapshots")

@@ -97,8 +97,13 @@ enum SyncCommand: Command {
         }
         for note in workspace.manifest.importNotes { context.console.warning(note) }
         let rebased = context.arguments.flag("rebase") ? TopicRebase.run(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) : nil
-        let ignored = (try? Syncer.ignoreModuleRepositories(in: workspace)) ?? []
-        try? PlacedModules.record(workspace)
+        var ignored: [String] = []
+        do { ignored = try Syncer.ignoreModuleRepositories(in: workspace) } catch {
+            context.console.warning("the module paths could not be added to the manifest repository's .gitignore: \(ErrorText.describe(error))")
+        }
+        do { try PlacedModules.record(workspace) } catch {
+            context.console.warning("what this sync placed could not be recorded in .modkit/placed (\(ErrorText.describe(error))); a module moved later is not named by status")
+        }
         let orphans = PlacedModules.orphans(in: workspace)
 
         if context.json {
