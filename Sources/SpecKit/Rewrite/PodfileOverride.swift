@@ -89,42 +89,22 @@ public enum PodfileOverride {
         if let open = tokens.last(where: { $0.kind == .string || $0.kind == .heredoc }), open.range.upperBound >= source.count, !endsWith(source, open) {
             throw error(source, open.range, "unterminated string (expected \(open.close))")
         }
-        var scopes = RubyScopeTracker()
         var openers: [Range<Int>] = []
         var calls: [PodCall] = []
-        var index = 0
-        while index < tokens.count {
-            let token = tokens[index]
-            let isCommand = token.kind == .identifier && scopes.atStatementStart
-            if isCommand && token.text == "pod" {
-                let call = RubyCallParser.parse(tokens, afterName: index)
-                var root: String?
-                if let first = call.arguments.first, first.kind == .string, tokens[first.tokenIndices[0]].isPlainString {
-                    root = String(tokens[first.tokenIndices[0]].text.split(separator: "/", omittingEmptySubsequences: false).first ?? "").lowercased()
-                }
-                calls.append(PodCall(call: call, context: scopes.current, root: root))
-                scopes.atStatementStart = false
-                index = max(call.end, index + 1)
-            } else if isCommand && (token.text == "target" || token.text == "abstract_target") {
-                let call = RubyCallParser.parse(tokens, afterName: index)
-                var context = scopes.current
-                if let first = call.arguments.first {
-                    let nameToken = tokens[first.tokenIndices[0]]
-                    context.target = nameToken.kind == .string || nameToken.kind == .symbol ? nameToken.text : source.text(first.range)
-                }
-                scopes.pendingContext = context
-                scopes.atStatementStart = false
-                index = max(call.end, index + 1)
-            } else {
-                let depth = scopes.frames.count
-                if token.is(.identifier, "end") || token.isPunct("}"), depth == 1 {
-                    throw error(source, token.range, "'\(token.text)' closes nothing")
-                }
-                index = scopes.advance(tokens, at: index)
-                if scopes.frames.count > depth { openers.append(token.range) }
-                if scopes.frames.count < depth { openers.removeLast() }
+        try PodfileWalk.walk(source, tokens, pod: { call, context in
+            var root: String?
+            if let first = call.arguments.first, first.kind == .string, tokens[first.tokenIndices[0]].isPlainString {
+                root = String(tokens[first.tokenIndices[0]].text.split(separator: "/", omittingEmptySubsequences: false).first ?? "").lowercased()
             }
-        }
+            calls.append(PodCall(call: call, context: context, root: root))
+        }, before: { (token, depth) throws(SpecReadError) in
+            if token.is(.identifier, "end") || token.isPunct("}"), depth == 1 {
+                throw error(source, token.range, "'\(token.text)' closes nothing")
+            }
+        }, after: { token, depthBefore, depthAfter in
+            if depthAfter > depthBefore { openers.append(token.range) }
+            if depthAfter < depthBefore { openers.removeLast() }
+        })
         if let open = openers.last {
             throw error(source, open, "'\(source.text(open))' is never closed (expected 'end' or '}')")
         }
