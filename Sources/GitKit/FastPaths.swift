@@ -1,5 +1,10 @@
 internal import CLibgit2
 import Foundation
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
 
 /// The one policy that says where GitKit may do git's work itself and where git must do it, because only git gives
 /// git's result there. GitKit's own ways are: `MoveWriter` (a move's work tree, with libgit2's filters: `text`,
@@ -92,11 +97,10 @@ public enum FastPaths {
             guard let entry = git_index_get_byindex(index.pointer, position) else { continue }
             if entry.pointee.flags_extended & special != 0 { return "its index has skip-worktree or intent-to-add entries" }
             if entry.pointee.flags & UInt16(GIT_INDEX_ENTRY_VALID.rawValue) != 0 { return "its index has assume-unchanged entries" }
-            let path = String(cString: entry.pointee.path)
-            if path.isAttributesFile {
-                attributeBlobs.append(OID(entry.pointee.id))
-                if let workdir = repository.workdir { files.append(workdir + "/" + path) }
-            }
+            // Names are looked at as C strings: most entries are not attribute files, and need no Swift string.
+            guard isAttributesFile(entry.pointee.path) else { continue }
+            attributeBlobs.append(OID(entry.pointee.id))
+            if let workdir = repository.workdir { files.append(workdir + "/" + String(cString: entry.pointee.path)) }
         }
         return attributesNeedGit(repository, blobs: attributeBlobs, files: files)
     }
@@ -115,9 +119,35 @@ public enum FastPaths {
         return files
     }
 
+    private static let attributesSuffix = Array("/.gitattributes".utf8)
+
+    /// `.gitattributes` or `…/.gitattributes`, read from the C string in place.
+    private static func isAttributesFile(_ path: UnsafePointer<CChar>) -> Bool {
+        let length = strlen(path)
+        let suffix = attributesSuffix
+        guard length >= suffix.count - 1 else { return false }
+        let bytes = UnsafeRawPointer(path).assumingMemoryBound(to: UInt8.self)
+        for offset in 1..<suffix.count where bytes[length - suffix.count + offset] != suffix[offset] { return false }
+        return length == suffix.count - 1 || bytes[length - suffix.count] == UInt8(ascii: "/")
+    }
+
+    /// A small file's bytes through one `open`/`read` (most of these files do not exist); nil when it cannot be read.
+    private static func contents(_ path: String) -> Data? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            guard count > 0 else { return count == 0 ? data : nil }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+
     private static func attributesNeedGit(_ repository: Repository, blobs: [OID], files: [String]) -> String? {
         for file in files {
-            if let data = FileManager.default.contents(atPath: file), let attribute = AttributeText.gitOnlyAttribute(in: data) {
+            if let data = contents(file), let attribute = AttributeText.gitOnlyAttribute(in: data) {
                 return "\(file) sets \(attribute)"
             }
         }

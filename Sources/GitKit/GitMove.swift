@@ -128,9 +128,8 @@ enum GitMove {
 
     private static func blobID(of data: Data) throws -> OID {
         var id = git_oid()
-        try data.withUnsafeBytes { bytes in
-            try check(git_odb_hash(&id, bytes.baseAddress, bytes.count, GIT_OBJECT_BLOB), "git_odb_hash")
-        }
+        let result = data.withUnsafeBytes { bytes in git_odb_hash(&id, bytes.baseAddress, bytes.count, GIT_OBJECT_BLOB) }
+        try check(result, "git_odb_hash")
         return OID(id)
     }
 

@@ -14,14 +14,18 @@ extension Repository {
     /// The tracked paths with local work. Untracked files do not count, nor do submodules' own states: a move
     /// never writes inside a submodule, and a submodule left at another commit must not keep its parent "dirty".
     /// Entries marked skip-worktree (sparse checkouts) are unmodified, as git reports them.
-    /// Where `FastPaths` says only git answers as git does, git answers (`git status --ignore-submodules=all`).
+    /// Where libgit2 finds changes and `FastPaths` says only git answers as git does, git answers
+    /// (`git status --ignore-submodules=all`): libgit2 errs only towards "changed" there.
     public func localChanges() throws -> LocalChanges {
-        if FastPaths.statusNeedsGit(self) != nil {
-            let entries = try GitStatus(self, untracked: false, submodules: false).entries
-            let conflicted = entries.filter(\.isConflicted).map(\.path)
-            let paths = entries.filter { !$0.isConflicted }.flatMap { [$0.path] + ($0.origin.map { [$0] } ?? []) }
-            return LocalChanges(paths: Set(paths).sorted(), conflicted: Set(conflicted).sorted())
-        }
+        let found = try localChangesByLibgit2()
+        guard !found.isEmpty, FastPaths.statusNeedsGit(self) != nil else { return found }
+        let entries = try GitStatus(self, untracked: false, submodules: false).entries
+        let conflicted = entries.filter(\.isConflicted).map(\.path)
+        let paths = entries.filter { !$0.isConflicted }.flatMap { [$0.path] + ($0.origin.map { [$0] } ?? []) }
+        return LocalChanges(paths: Set(paths).sorted(), conflicted: Set(conflicted).sorted())
+    }
+
+    private func localChangesByLibgit2() throws -> LocalChanges {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         options.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR

@@ -41,10 +41,7 @@ extension Repository {
         if paths.isEmpty, let judged, CleanWorkTreeProof(repository: self, index: judged).holds(untracked: untracked) {
             return StatusSummary()
         }
-        if FastPaths.statusNeedsGit(self) != nil {
-            return try GitStatus(self, paths: paths, untracked: untracked, submodules: true).summary
-        }
-        return try withStrarray(paths) { pathspec throws(GitError) in
+        let summary = try withStrarray(paths) { pathspec throws(GitError) in
             options.pathspec = pathspec.pointee
             let list = try statusList(&options, judged: judged)
             let summary = Self.summarize(list)
@@ -57,6 +54,12 @@ extension Repository {
             }
             return summary
         }
+        // libgit2 errs only towards "changed" where git converts content or skips entries (see `FastPaths`):
+        // its clean answer stands, and a change is asked of git there.
+        if !summary.isClean, FastPaths.statusNeedsGit(self) != nil {
+            return try GitStatus(self, paths: paths, untracked: untracked, submodules: true).summary
+        }
+        return summary
     }
 
     /// The status of HEAD, index and work tree. When the index's cache-tree shows that the index is exactly
@@ -177,15 +180,15 @@ extension Repository {
         options.flags = 0
         let judged = indexFileMatchingHead(collectingEntries: true)
         if let judged, CleanWorkTreeProof(repository: self, index: judged).holds(untracked: false) { return [] }
-        if FastPaths.statusNeedsGit(self) != nil {
-            return try GitStatus(self, untracked: false, submodules: true).entries.map(\.path).sorted()
-        }
         let list = try statusList(&options, judged: judged)
         var paths: [String] = []
         for index in 0..<git_status_list_entrycount(list.pointer) {
             guard let entry = git_status_byindex(list.pointer, index) else { continue }
             let delta = entry.pointee.index_to_workdir ?? entry.pointee.head_to_index
             if let path = delta?.pointee.new_file.path ?? delta?.pointee.old_file.path { paths.append(String(cString: path)) }
+        }
+        if !paths.isEmpty, FastPaths.statusNeedsGit(self) != nil {
+            return try GitStatus(self, untracked: false, submodules: true).entries.map(\.path).sorted()
         }
         return paths.sorted()
     }
