@@ -14,9 +14,14 @@ public enum Scaffolder {
 
         // Names and paths of the modules the template creates.
         var names: [String] = []
+        var implements: [String?] = []
         for spec in template.modules {
             let name = placeholders.render(spec.name, file: spec.location?.file ?? template.displayPath, firstLine: spec.location?.line ?? 1, problems: &problems)
             names.append(name)
+            implements.append(spec.implements.map { placeholders.render($0, file: spec.location?.file ?? template.displayPath, firstLine: spec.location?.line ?? 1, problems: &problems) })
+        }
+        for case let interface? in implements where !names.contains(interface) {
+            problems.append(.error("a template module implements '\(interface)', which is not one of the template's modules (\(names.joined(separator: ", ")))", at: template.modules.first?.location))
         }
         checkNames([request.name] + names.filter { $0 != request.name }, manifest: manifest, problems: &problems)
         if template.modules.count > 1, template.modules.contains(where: { $0.folder.isEmpty }) {
@@ -91,7 +96,8 @@ public enum Scaffolder {
             }
             let entry = Module(name: name, url: url, path: paths[index])
             modules.append(ScaffoldPlan.NewModule(name: name, path: paths[index], kind: kind, url: url, remoteURL: manifest.url(of: entry),
-                                                  version: context.version, dependencies: spec.dependencies.map(\.name), guardPlan: guardPlan))
+                                                  version: context.version, dependencies: spec.dependencies.map(\.name), guardPlan: guardPlan,
+                                                  implements: index < implements.count ? implements[index] : nil))
         }
         guard problems.isEmpty else { throw TemplateError(problems) }
 
@@ -114,7 +120,7 @@ public enum Scaffolder {
 
     /// The manifest text with the new entries, read back and checked before anything is written.
     static func editedManifest(_ original: String, adding modules: [ScaffoldPlan.NewModule], manifest: Manifest) throws -> String {
-        let entries = modules.map { ManifestAppender.Entry(name: $0.name, path: $0.path, url: $0.url) }
+        let entries = modules.map { ManifestAppender.Entry(name: $0.name, path: $0.path, url: $0.url, implements: $0.implements) }
         let updated: String
         do { updated = try ManifestAppender.append(entries, to: original) } catch {
             throw ModKitError.input("cannot add the module to \(manifest.displayPath): \(error.description)")
@@ -124,7 +130,7 @@ public enum Scaffolder {
             throw ModKitError.input("adding the module would make \(manifest.displayPath) invalid; nothing was written",
                                     hint: error.diagnostics.first.map(\.description))
         }
-        let added = reread.modules.filter { !reread.importedModules.contains($0.name) }.suffix(entries.count).map { ManifestAppender.Entry(name: $0.name, path: $0.path, url: $0.url) }
+        let added = reread.modules.filter { !reread.importedModules.contains($0.name) }.suffix(entries.count).map { ManifestAppender.Entry(name: $0.name, path: $0.path, url: $0.url, implements: $0.implements) }
         guard reread.modules.count == manifest.modules.count + entries.count, Array(added) == entries else {
             throw ModKitError.input("cannot add the module to \(manifest.displayPath): the edited file does not read back as expected; nothing was written")
         }
