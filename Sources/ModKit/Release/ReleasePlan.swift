@@ -140,7 +140,7 @@ public struct ReleasePlan: Sendable {
                     continue
                 }
                 let name = String(argument[..<equals]), value = String(argument[argument.index(after: equals)...])
-                guard VersionIncrement(rawValue: value) != nil || SemanticVersion(value) != nil else {
+                guard VersionIncrement(rawValue: value) != nil || SemanticVersion(value, twoParts: true) != nil else {
                     throw ModKitError.input("'\(argument)': \(value) is neither a semantic version nor patch, minor or major",
                                             hint: "e.g. \(name)=1.0.2 or \(name)=minor")
                 }
@@ -226,17 +226,36 @@ public struct ReleasePlan: Sendable {
                 increment = .patch
                 why = "depends on " + releasedDependencies.joined(separator: ", ")
             }
+            let isInterface = manifest.isInterface(name)
             var next: SemanticVersion?
-            if let increment { next = (request.bump ?? increment).next(after: current, pre: request.pre) }
+            if let increment {
+                let kind = request.bump ?? increment
+                next = isInterface ? InterfaceVersions.next(after: current, by: kind, pre: request.pre) : kind.next(after: current, pre: request.pre)
+            }
             if let override = request.overrides[name] {
-                if let exact = SemanticVersion(override) {
+                if isInterface {
+                    next = try InterfaceVersions.override(override, of: name, current: current, pre: request.pre)
+                } else if let exact = SemanticVersion(override) {
                     next = exact
                 } else if let kind = VersionIncrement(rawValue: override) {
                     next = kind.next(after: current, pre: request.pre)
+                } else {
+                    problems.append("'\(name)=\(override)': \(name) is versioned x.y.z; only an interface module has x.y versions")
                 }
                 why = why.isEmpty ? "override \(name)=\(override)" : why + "; override \(name)=\(override)"
             } else if request.bump != nil, next != nil {
                 why += "; --bump \(request.bump!.rawValue)"
+            }
+            // An implementation shares its interface's x, at or above the interface's x.y.0 when it moves in this release.
+            if let interface = module.implements, let interfaceNext = released.first(where: { $0.name == interface }).flatMap({ SemanticVersion($0.next, twoParts: true) }) {
+                if let raised = InterfaceVersions.implementationNext(next, current: current, interface: interfaceNext) {
+                    if raised != (next ?? current) {
+                        why = (why.isEmpty ? "" : why + "; ") + "implements \(interface) \(interfaceNext): at least \(InterfaceVersions.floor(for: interfaceNext))"
+                        next = raised
+                    }
+                } else {
+                    problems.append("\(name) implements \(interface), released as \(interfaceNext); \(name) \(next!) would leave its x (\(interfaceNext.major))")
+                }
             }
             guard let next else { continue }
             if next <= current {
