@@ -61,3 +61,30 @@ import Testing
         #expect(found.first?.hasPrefix("modkit.yml:5:17: error: unknown guard mode 'minimun' (did you mean 'minimum'?)") == true, "\(found)")
     }
 }
+
+/// The comparison of two API dumps: removals and changed signatures are breaking, additions (requirements too) additive.
+@Suite struct APIComparisonTests {
+    @Test func removalRenameChangeAndAddition() {
+        let old = [APIDeclaration(key: "P › pay", signature: "Func Bool Int", isRequirement: true), APIDeclaration(key: "P › refund", signature: "Func Void String", isRequirement: true)]
+        #expect(APIComparison.impact(of: APIComparison.changes(from: old, to: old)) == .none)
+        let added = old + [APIDeclaration(key: "P › balance", signature: "Func Int", isRequirement: true)]
+        #expect(APIComparison.changes(from: old, to: added).map(\.description) == ["added P › balance"])
+        #expect(APIComparison.impact(of: APIComparison.changes(from: old, to: added)) == .additive)
+        let renamed = [old[0], APIDeclaration(key: "P › refundAll", signature: "Func Void String")]
+        #expect(APIComparison.changes(from: old, to: renamed).map(\.description) == ["removed P › refund", "added P › refundAll"])
+        #expect(APIComparison.impact(of: APIComparison.changes(from: old, to: renamed)) == .breaking)
+        let changed = [APIDeclaration(key: "P › pay", signature: "Func Bool Double"), old[1]]
+        #expect(APIComparison.changes(from: old, to: changed).map(\.description) == ["changed P › pay: Func Bool Int → Func Bool Double"])
+    }
+
+    @Test func anInterfaceVersionMovesByItsTwoParts() {
+        let current = SemanticVersion("1.0", twoParts: true)!
+        #expect(current.description == "1.0" && SemanticVersion("1.0") == nil)
+        #expect(InterfaceVersions.next(after: current, by: .major, pre: nil).description == "2.0")
+        #expect(InterfaceVersions.next(after: current, by: .minor, pre: nil).description == "1.1")
+        #expect(InterfaceVersions.next(after: current, by: .patch, pre: nil).description == "1.1")
+        #expect(InterfaceVersions.implementationNext(SemanticVersion("1.0.1"), current: SemanticVersion("1.0.0")!, interface: SemanticVersion("1.1", twoParts: true)!)?.description == "1.1.0")
+        #expect(InterfaceVersions.implementationNext(SemanticVersion("1.2.3"), current: SemanticVersion("1.2.2")!, interface: SemanticVersion("1.1", twoParts: true)!)?.description == "1.2.3")
+        #expect(InterfaceVersions.implementationNext(SemanticVersion("2.0.0"), current: SemanticVersion("1.0.0")!, interface: SemanticVersion("1.1", twoParts: true)!) == nil)
+    }
+}
