@@ -63,6 +63,12 @@ public struct Module: Sendable, Hashable {
 
     public var kind: Kind { url == nil ? .directory : .repository }
 
+    /// The guard mode this module uses for `dependency`: its `guard-mode:`, else `interface` for the module it implements, else `exact`.
+    public func guardMode(for dependency: String) -> VersionGuardMode {
+        if let guardMode { return guardMode }
+        return implements == dependency ? .interface : .exact
+    }
+
     public init(name: String, url: String? = nil, path: String, revision: String? = nil, groups: [String] = [], version: String? = nil, test: String? = nil, publish: String? = nil, guardLanguages: [String]? = nil, project: String? = nil, depth: Int? = nil, location: SourceLocation = SourceLocation(file: ManifestLoader.fileName, line: 1, column: 1), versionLocation: SourceLocation? = nil) {
         self.name = name
         self.url = url
@@ -164,8 +170,7 @@ public struct Manifest: Sendable {
 
     /// The guard mode `module` uses for `dependency`: its `guard-mode:`, else `interface` when it implements that dependency, else `exact`.
     public func guardMode(of module: Module, for dependency: String) -> VersionGuardMode {
-        if let mode = module.guardMode { return mode }
-        return module.implements == dependency ? .interface : .exact
+        module.guardMode(for: dependency)
     }
 
     /// The url to clone from: a bare relative url joins `url-base` with "/" (or, without one, is a path from the workspace root); `./` and `../` paths are from the workspace root; everything else is unchanged.
