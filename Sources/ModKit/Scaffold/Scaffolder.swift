@@ -74,9 +74,11 @@ public enum Scaffolder {
             let directory = manifest.root.appendingPathComponent(paths[index], isDirectory: true)
             let dependencies = dependencyNames(of: paths[index], files: files, candidates: names.filter { $0 != name } + manifest.modules.map(\.name))
             let spec = GuardSpec(name: name, version: context.version, dependencies: dependencies.compactMap { dependency in
-                if names.contains(dependency) { return GuardDependency(name: dependency, version: context.version) }
+                // The guard `modkit guard` would write: interface mode for the module this one implements.
+                let mode: VersionGuardMode = implements[index] == dependency ? .interface : .exact
+                if names.contains(dependency) { return GuardDependency(name: dependency, version: context.version, mode: mode) }
                 guard let module = manifest.module(named: dependency), let version = VersionReader.read(module: module, in: manifest).version else { return nil }
-                return GuardDependency(name: dependency, version: version, languages: GuardLanguage.set(from: module.guardLanguages))
+                return GuardDependency(name: dependency, version: version, languages: GuardLanguage.set(from: module.guardLanguages), mode: mode)
             })
             let guardPlan = try GuardWriter.plan(spec, moduleDirectory: directory, generatedDir: manifest.defaults.generatedDir)
             for file in guardPlan.files {
