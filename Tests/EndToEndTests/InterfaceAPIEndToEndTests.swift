@@ -38,6 +38,28 @@ import Testing
         #expect(right.status == 0, "\(right.out)\(right.err)")
     }
 
+    /// A whole release of a breaking interface change: x.y versions written, tags, the changelog's API section, guards in interface mode.
+    @Test(.timeLimit(.minutes(5)))
+    func aReleaseOfABreakingChangeWritesTwoPartVersionsTagsChangelogAndInterfaceGuards() throws {
+        let pair = try PaymentsPair()
+        try pair.changeInterface(pair.removed)
+        try pair.sandbox.git("init", "-q", "--bare", "remote.git")
+        try pair.sandbox.git("remote", "add", "origin", pair.sandbox.url("remote.git").path, in: "ws")
+        try pair.sandbox.git("push", "-q", "-u", "origin", "main", "--follow-tags", in: "ws")
+        let release = try pair.modkit("release", "R1", "--yes")
+        #expect(release.status == 0, "\(release.out)\(release.err)")
+        #expect(try pair.sandbox.read("ws/PaymentsInterface/VERSION") == "2.0\n")
+        #expect(try pair.sandbox.read("ws/Payments/VERSION") == "2.0.0\n")
+        let tags = try pair.sandbox.git("tag", in: "ws").split(separator: "\n")
+        #expect(tags.contains("PaymentsInterface/2.0") && tags.contains("Payments/2.0.0"), "\(tags)")
+        let changelog = try pair.sandbox.read("ws/PaymentsInterface/CHANGELOG.md")
+        #expect(changelog.contains("## 2.0 — ") && changelog.contains("### API changes\n\n- removed protocol PaymentService › func refund(id:)"), "\(changelog)")
+        let header = try pair.sandbox.read("ws/Payments/Generated/PaymentsVersion.h")
+        #expect(header.contains("requires PaymentsInterface 2.0 (interface rule: 2.y with y >= 0)"), "\(header)")
+        let after = try pair.modkit("api", "--check")
+        #expect(after.status == 0 && after.out.contains("no API change"), "\(after.out)\(after.err)")
+    }
+
     /// Swift: an added protocol requirement is additive (1.1, the implementation at 1.1.0), though swift-api-digester calls it breaking.
     @Test(.timeLimit(.minutes(5)))
     func swiftAddedRequirementIsAdditive() throws {
