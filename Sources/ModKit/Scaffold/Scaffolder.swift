@@ -38,6 +38,14 @@ public enum Scaffolder {
                                    hint: "set 'defaults: url-base:' so each gets <url-base>/<Name>.git, or use --dir"))
         }
 
+        // An interface module of the template (one another implements) is versioned x.y: `{{version}}` renders as 0.1 in its files.
+        let interfaceNames = Set(implements.compactMap { $0 })
+        func version(of name: String) -> SemanticVersion {
+            guard interfaceNames.contains(name) else { return context.version }
+            let v = context.version
+            return SemanticVersion(major: v.major, minor: v.minor, patch: 0, prerelease: v.prerelease, isTwoPart: true)
+        }
+
         // Render every file of every module.
         var files: [ScaffoldPlan.File] = []
         var allValues = context.values
@@ -46,6 +54,7 @@ public enum Scaffolder {
                                                   generatedDir: manifest.defaults.generatedDir)
             var values = context.values
             values["module"] = names[index]
+            if interfaceNames.contains(names[index]) { values["version"] = version(of: names[index]).description }
             values["generated_dir"] = GuardWriter.displayPath(generated, relativeTo: manifest.root.appendingPathComponent(paths[index]))
             if index == primary { allValues = values }
             let folder = spec.folder.isEmpty ? template.directory : template.directory.appendingPathComponent(spec.folder, isDirectory: true)
@@ -73,10 +82,10 @@ public enum Scaffolder {
         for (index, name) in names.enumerated() {
             let directory = manifest.root.appendingPathComponent(paths[index], isDirectory: true)
             let dependencies = dependencyNames(of: paths[index], files: files, candidates: names.filter { $0 != name } + manifest.modules.map(\.name))
-            let spec = GuardSpec(name: name, version: context.version, dependencies: dependencies.compactMap { dependency in
+            let spec = GuardSpec(name: name, version: version(of: name), dependencies: dependencies.compactMap { dependency in
                 // The guard `modkit guard` would write: interface mode for the module this one implements.
                 let mode: VersionGuardMode = implements[index] == dependency ? .interface : .exact
-                if names.contains(dependency) { return GuardDependency(name: dependency, version: context.version, mode: mode) }
+                if names.contains(dependency) { return GuardDependency(name: dependency, version: version(of: dependency), mode: mode) }
                 guard let module = manifest.module(named: dependency), let version = VersionReader.read(module: module, in: manifest).version else { return nil }
                 return GuardDependency(name: dependency, version: version, languages: GuardLanguage.set(from: module.guardLanguages), mode: mode)
             })
@@ -98,7 +107,7 @@ public enum Scaffolder {
             }
             let entry = Module(name: name, url: url, path: paths[index])
             modules.append(ScaffoldPlan.NewModule(name: name, path: paths[index], kind: kind, url: url, remoteURL: manifest.url(of: entry),
-                                                  version: context.version, dependencies: spec.dependencies.map(\.name), guardPlan: guardPlan,
+                                                  version: version(of: name), dependencies: spec.dependencies.map(\.name), guardPlan: guardPlan,
                                                   implements: index < implements.count ? implements[index] : nil))
         }
         guard problems.isEmpty else { throw TemplateError(problems) }
