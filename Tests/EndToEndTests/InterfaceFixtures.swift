@@ -17,10 +17,17 @@ struct PaymentsPair {
     """
 
     static let objcInterface = """
+    #import <Foundation/Foundation.h>
+
+    NS_ASSUME_NONNULL_BEGIN
+
     @protocol PaymentService <NSObject>
     - (BOOL)payAmount:(NSInteger)amount;
     - (void)refundWithIdentifier:(NSString *)identifier;
+    @property (nonatomic, readonly, nullable) NSString *merchantName;
     @end
+
+    NS_ASSUME_NONNULL_END
 
     """
 
