@@ -134,6 +134,8 @@ import Testing
         let rebase = try modkit.run(["sync", "--rebase"])
         #expect(outcomes(rebase).values.allSatisfy { ["updated", "upToDate", "skipped"].contains($0) }, "\(rebase)")
         try modkit.run(["release", "2024.1", "--plan"])
+        let api = try modkit.run(["api"])
+        #expect((api["modules"] as? [Any])?.isEmpty == true, "no interface module here: \(api)")
         let release = try modkit.run(["release", "2024.1", "--dry-run"])
         #expect(release["dryRun"] as? Bool == true && !((release["steps"] as? [[String: Any]]) ?? []).isEmpty, "\(release)")
         let written = try modkit.run(["guard"])

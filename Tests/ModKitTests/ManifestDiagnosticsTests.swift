@@ -45,7 +45,7 @@ import Testing
         modkit.yml:9:5: error: unknown key 'revison' in module 'Core' (did you mean 'revision'?)
             revison: develop
             ^
-        hint: allowed here: name, url, path, revision, groups, version, test, publish, guard, project, depth, specs
+        hint: allowed here: name, url, path, revision, groups, version, test, publish, guard, project, depth, specs, implements, guard-mode
         modkit.yml:10:5: error: duplicate key 'path' in module 'Core'; remove one of them
             path: Libs/Core2
             ^
@@ -189,7 +189,7 @@ import Testing
             "4:19 unknown placeholder '{flavour}' in 'dir-tag-format'",
             "6:22 unknown release step 'tset' (did you mean 'test'?)",
             "10:10 'https:/example.com/a.git' is not a url: 'https:' lacks '//' after the scheme",
-            "11:14 version '1.0' is not a semantic version",
+            "11:14 version '1.0' is not a semantic version; only an interface module (one another module implements) has an x.y version",
             "12:16 unknown guard language 'objc'",
         ])
     }

@@ -57,7 +57,7 @@ public struct WorkspaceSpecs: Sendable {
             }
             var version = VersionReader.read(module: module, in: manifest)
             if let planned = versions[module.name] {
-                version = ModuleVersion(version: SemanticVersion(planned), raw: planned, source: version.source, location: version.location)
+                version = ModuleVersion(version: SemanticVersion(planned, twoParts: manifest.isInterface(module.name)), raw: planned, source: version.source, location: version.location)
             }
             return ModuleSpecs(
                 module: module, directory: directory, version: version,

@@ -41,19 +41,27 @@ extension GuardGenerator {
         if !dependencies.isEmpty {
             lines += ["", "/// Fails the build when a dependency is not the version \(m) \(GuardVersion.text(v)) was guarded against."]
             lines.append("private enum \(m)DependencyVersionChecks {")
+            var rangeDeclarations: [String] = []
             for dependency in dependencies {
                 let d = dependency.name
                 lines += [
-                    "    // \(d) \(GuardVersion.text(dependency.version))",
+                    "    // \(d) \(GuardVersion.text(dependency.version))\(dependency.mode == .exact ? "" : " (\(dependency.mode.rawValue))")",
                     "    @available(*, unavailable, message: \"\(mismatchMessage(module: m, version: v, dependency: dependency))\")",
                     "    static func require\(d)<Found>(_: Found.Type) {}",
-                    "    static func require\(d)(_: \(d)ModuleVersionGuard.RequiredBy\(m).Type) {}",
                 ]
+                if dependency.mode == .exact {
+                    lines.append("    static func require\(d)(_: \(d)ModuleVersionGuard.RequiredBy\(m).Type) {}")
+                } else {
+                    let check = rangeCheck(module: m, dependency: dependency)
+                    lines += check.overloads
+                    rangeDeclarations += check.declarations
+                }
             }
             lines += ["", "    static func check() {"]
             lines += dependencies.map { "        require\($0.name)(\($0.name)ModuleVersionGuard.Current.self)" }
             lines += ["    }", "}"]
-            for dependency in dependencies {
+            if !rangeDeclarations.isEmpty { lines += [""] + rangeDeclarations }
+            for dependency in dependencies where dependency.mode == .exact {
                 lines += [
                     "",
                     "extension \(dependency.name)ModuleVersionGuard {",

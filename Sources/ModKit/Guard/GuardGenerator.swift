@@ -21,8 +21,32 @@ public enum GuardGenerator {
 
     /// The message a dependent's guard stops the build with, in every language.
     public static func mismatchMessage(module: String, version: SemanticVersion, dependency: GuardDependency) -> String {
-        "\(module) \(GuardVersion.text(version)) requires \(dependency.name) \(GuardVersion.text(dependency.version)); "
-            + "found a different version. Run modkit sync / modkit pin, then modkit guard."
+        let required = GuardVersion.display(dependency.version)
+        switch dependency.mode {
+        case .exact:
+            return "\(module) \(GuardVersion.text(version)) requires \(dependency.name) \(GuardVersion.text(dependency.version)); "
+                + "found a different version. Run modkit sync / modkit pin, then modkit guard."
+        case .minimum:
+            return "\(module) \(GuardVersion.display(version)) requires \(dependency.name) \(required) minimum; found an older version. Run modkit sync / modkit pin, then modkit guard."
+        case .interface:
+            let v = dependency.version
+            return "\(module) \(GuardVersion.display(version)) requires \(dependency.name) \(required) (interface rule: \(v.major).y with y >= \(v.minor)); "
+                + "found another x or a lower y. Run modkit sync / modkit pin, then modkit guard."
+        }
+    }
+
+    /// The C preprocessor condition under which `dependency` found at build time does not satisfy its guard mode.
+    static func cMismatch(_ dependency: GuardDependency) -> String {
+        let d = dependency.name
+        let v = dependency.version
+        switch dependency.mode {
+        case .exact:
+            return "!defined(\(d)ModuleVersionNumber) || \(d)ModuleVersionNumber != \(GuardVersion.number(v)) || !defined(\(GuardVersion.cMarker(module: d, version: v)))"
+        case .minimum:
+            return "!defined(\(d)ModuleVersionNumber) || \(d)ModuleVersionNumber < \(GuardVersion.number(v))"
+        case .interface:
+            return "!defined(\(d)ModuleVersionMajor) || \(d)ModuleVersionMajor != \(v.major) || \(d)ModuleVersionMinor < \(v.minor)"
+        }
     }
 
     /// `<Module>Version.h`: version macros, a per-version marker, and an `#error` for each dependency of another version.
@@ -69,7 +93,7 @@ public enum GuardGenerator {
                 "#else",
                 "#  include \"\(file)\"",
                 "#endif",
-                "#if !defined(\(d)ModuleVersionNumber) || \(d)ModuleVersionNumber != \(GuardVersion.number(dependency.version)) || !defined(\(GuardVersion.cMarker(module: d, version: dependency.version)))",
+                "#if \(cMismatch(dependency))",
                 "#  error \"\(mismatchMessage(module: m, version: v, dependency: dependency))\"",
                 "#endif",
             ]

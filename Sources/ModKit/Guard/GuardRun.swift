@@ -12,6 +12,8 @@ public struct GuardModule: Sendable, Hashable {
     public var languages: Set<GuardLanguage>
     /// Names of the units it depends on (modules, or pods of a module with several podspecs); other names are ignored.
     public var dependencies: [String]
+    /// The guard mode of each dependency that is not compared exactly (`guard-mode:`, or `interface` for the module it implements).
+    public var modes: [String: VersionGuardMode] = [:]
 
     public init(name: String, module: String? = nil, directory: URL, version: SemanticVersion?,
                 languages: Set<GuardLanguage> = Set(GuardLanguage.allCases), dependencies: [String] = []) {
@@ -56,7 +58,7 @@ public enum GuardRun {
             guard let dependencyVersion = dependency.version else {
                 return .failure(GuardSpecProblem("\(module.name) depends on \(name), whose version is not known"))
             }
-            dependencies.append(GuardDependency(name: name, version: dependencyVersion, languages: dependency.languages))
+            dependencies.append(GuardDependency(name: name, version: dependencyVersion, languages: dependency.languages, mode: module.modes[name] ?? .exact))
         }
         return .success(GuardSpec(name: module.name, version: version, dependencies: dependencies))
     }

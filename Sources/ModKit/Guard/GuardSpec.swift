@@ -21,11 +21,14 @@ public struct GuardDependency: Sendable, Hashable {
     public var version: SemanticVersion
     /// The guard files the dependency has; a check is emitted only in a language the dependency is guarded in.
     public var languages: Set<GuardLanguage>
+    /// How the dependent compares the version found: equal (default), at least, or the interface x.y rule.
+    public var mode: VersionGuardMode
 
-    public init(name: String, version: SemanticVersion, languages: Set<GuardLanguage> = Set(GuardLanguage.allCases)) {
+    public init(name: String, version: SemanticVersion, languages: Set<GuardLanguage> = Set(GuardLanguage.allCases), mode: VersionGuardMode = .exact) {
         self.name = Identifier.derived(from: name)
         self.version = version
         self.languages = languages
+        self.mode = mode
     }
 }
 
@@ -57,6 +60,11 @@ public enum GuardVersion {
         var text = "\(version.major).\(version.minor).\(version.patch)"
         if version.isPrerelease { text += "-" + version.prerelease.joined(separator: ".") }
         return text
+    }
+
+    /// The version as messages name it: x.y for an interface module's version.
+    public static func display(_ version: SemanticVersion) -> String {
+        version.isTwoPart ? version.description : text(version)
     }
 
     /// MAJOR*1000000 + MINOR*1000 + PATCH; pre-release identifiers are not encoded.

@@ -9,8 +9,12 @@ extension WorkspaceSpecs {
         return modules.flatMap { specs -> [GuardModule] in
             let languages = GuardLanguage.set(from: specs.module.guardLanguages)
             guard podModules.contains(specs.module.name) else {
-                return [GuardModule(name: specs.module.name, directory: specs.directory, version: specs.version.version, languages: languages,
-                                    dependencies: guardTargets(of: specs.files, podModules: podModules))]
+                var unit = GuardModule(name: specs.module.name, directory: specs.directory, version: specs.version.version, languages: languages,
+                                       dependencies: guardTargets(of: specs.files, podModules: podModules))
+                for dependency in unit.dependencies where specs.module.guardMode(for: dependency) != .exact {
+                    unit.modes[dependency] = specs.module.guardMode(for: dependency)
+                }
+                return [unit]
             }
             return specs.podFiles.map { file in
                 let version = file.declaration?.version?.literal.flatMap(SemanticVersion.init) ?? specs.version.version

@@ -56,8 +56,18 @@ public struct Module: Sendable, Hashable {
     public var versionLocation: SourceLocation?
     /// The spec files `specs:` lists, relative to the module's directory; nil: the spec files at its root.
     public var specs: [String]? = nil
+    /// `implements:`: the interface module this module implements; that module is then versioned x.y and this one shares its x.
+    public var implements: String? = nil
+    /// `guard-mode:` as written; nil takes `effectiveGuardMode`'s default.
+    public var guardMode: VersionGuardMode? = nil
 
     public var kind: Kind { url == nil ? .directory : .repository }
+
+    /// The guard mode this module uses for `dependency`: its `guard-mode:`, else `interface` for the module it implements, else `exact`.
+    public func guardMode(for dependency: String) -> VersionGuardMode {
+        if let guardMode { return guardMode }
+        return implements == dependency ? .interface : .exact
+    }
 
     public init(name: String, url: String? = nil, path: String, revision: String? = nil, groups: [String] = [], version: String? = nil, test: String? = nil, publish: String? = nil, guardLanguages: [String]? = nil, project: String? = nil, depth: Int? = nil, location: SourceLocation = SourceLocation(file: ManifestLoader.fileName, line: 1, column: 1), versionLocation: SourceLocation? = nil) {
         self.name = name
@@ -74,6 +84,11 @@ public struct Module: Sendable, Hashable {
         self.location = location
         self.versionLocation = versionLocation
     }
+}
+
+/// How the guards of a dependent module compare a dependency's version: equal, at least, or the interface x.y rule.
+public enum VersionGuardMode: String, Sendable, Hashable, CaseIterable {
+    case exact, minimum, interface
 }
 
 /// One step of `release: { steps: [...] }`: a built-in step by name or `{run: CMD}`.
@@ -141,6 +156,21 @@ public struct Manifest: Sendable {
 
     public func module(named name: String) -> Module? {
         modules.first { $0.name == name }
+    }
+
+    /// True for a module that another module `implements:`: it is versioned x.y and its API decides its bumps.
+    public func isInterface(_ name: String) -> Bool {
+        modules.contains { $0.implements == name }
+    }
+
+    /// The modules implementing `interface`, in manifest order.
+    public func implementations(of interface: String) -> [Module] {
+        modules.filter { $0.implements == interface }
+    }
+
+    /// The guard mode `module` uses for `dependency`: its `guard-mode:`, else `interface` when it implements that dependency, else `exact`.
+    public func guardMode(of module: Module, for dependency: String) -> VersionGuardMode {
+        module.guardMode(for: dependency)
     }
 
     /// The url to clone from: a bare relative url joins `url-base` with "/" (or, without one, is a path from the workspace root); `./` and `../` paths are from the workspace root; everything else is unchanged.

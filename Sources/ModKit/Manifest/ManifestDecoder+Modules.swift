@@ -8,6 +8,8 @@ extension ManifestDecoder {
         var module: Module
         var nameMark: Mark
         var pathMark: Mark?
+        var implementsMark: Mark?
+        var versionMark: Mark?
     }
 
     mutating func decodeModules(_ node: YAMLNode) -> [Module] {
@@ -23,6 +25,7 @@ extension ManifestDecoder {
         }
         checkUniqueNames(decoded)
         checkPaths(decoded)
+        checkImplements(decoded)
         return decoded.map(\.module)
     }
 
@@ -81,10 +84,12 @@ extension ManifestDecoder {
         }
         var version: String?
         var versionLocation: SourceLocation?
+        var versionMark: Mark?
         if let node = fields["version"], let value = schema.string(node, for: "version") {
-            if SemanticVersion(value) != nil {
+            if SemanticVersion(value, twoParts: true) != nil {
                 version = value
                 versionLocation = location(node.start)
+                versionMark = node.start
             } else {
                 error("version '\(value)' is not a semantic version", at: node.start,
                       hint: "write MAJOR.MINOR.PATCH, e.g. '1.0.0', optionally with '-beta.1' or '+build'")
@@ -137,11 +142,29 @@ extension ManifestDecoder {
             }
         }
 
+        var implements: String?
+        var implementsMark: Mark?
+        if let node = fields["implements"], let value = schema.string(node, for: "implements") {
+            implements = value
+            implementsMark = node.start
+        }
+        var guardMode: VersionGuardMode?
+        if let node = fields["guard-mode"], let value = schema.string(node, for: "guard-mode") {
+            if let mode = VersionGuardMode(rawValue: value) {
+                guardMode = mode
+            } else {
+                error("unknown guard mode '\(value)'\(DidYouMean.suffix(for: value, among: Self.guardModes))", at: node.start,
+                      hint: "guard modes: \(Self.guardModes.joined(separator: ", "))")
+            }
+        }
+
         guard let name else { return nil }
         var module = Module(name: name, url: url, path: path ?? "", revision: revision, groups: groups, version: version, test: test, publish: publish,
                             guardLanguages: guardLanguages, project: project, depth: depth, location: location(mapping.start), versionLocation: versionLocation)
         module.specs = specs
-        return Decoded(module: module, nameMark: nameMark, pathMark: path == nil ? nil : pathMark)
+        module.implements = implements
+        module.guardMode = guardMode
+        return Decoded(module: module, nameMark: nameMark, pathMark: path == nil ? nil : pathMark, implementsMark: implementsMark, versionMark: versionMark)
     }
 
     /// The normalised path, or nil after reporting why it cannot be a module's directory.
@@ -198,6 +221,32 @@ extension ManifestDecoder {
                     error("\(relation); '\(inner.name)' is a directory module, part of the manifest repository, so it cannot lie in the work tree of repository module '\(outer.name)'",
                           at: later.pathMark!, hint: "give '\(inner.name)' a 'url' of its own, or move it out of '\(outer.path)'", note: note)
                 }
+            }
+        }
+    }
+
+    /// `implements:` names another module of the workspace, and that module is an interface: it implements none itself.
+    private mutating func checkImplements(_ decoded: [Decoded]) {
+        let names = decoded.map(\.module.name)
+        let interfaces = Set(decoded.compactMap(\.module.implements))
+        for entry in decoded {
+            if let version = entry.module.version, let mark = entry.versionMark, SemanticVersion(version) == nil, !interfaces.contains(entry.module.name) {
+                error("version '\(version)' is not a semantic version; only an interface module (one another module implements) has an x.y version", at: mark,
+                      hint: "write MAJOR.MINOR.PATCH, e.g. '\(version).0'")
+            }
+            guard let interface = entry.module.implements, let mark = entry.implementsMark else { continue }
+            guard names.contains(interface) else {
+                error("module '\(entry.module.name)' implements '\(interface)', which is not a module of this workspace\(DidYouMean.suffix(for: interface, among: names))", at: mark,
+                      hint: "name the interface module's 'name:'")
+                continue
+            }
+            if interface == entry.module.name {
+                error("module '\(interface)' cannot implement itself", at: mark, hint: "name the interface module it implements")
+            } else if interfaces.contains(entry.module.name) {
+                let implementer = decoded.first { $0.module.implements == entry.module.name }!
+                error("module '\(entry.module.name)' is an interface (module '\(implementer.module.name)' implements it), and an interface cannot implement another", at: mark,
+                      hint: "remove 'implements:' here, or let '\(implementer.module.name)' implement '\(interface)' directly",
+                      note: YAMLNote(message: "'\(implementer.module.name)' implements it here", mark: implementer.implementsMark!))
             }
         }
     }

@@ -5,10 +5,11 @@ import YAMLKit
 struct ManifestDecoder {
     static let topLevelKeys = ["version", "workspace", "defaults", "templates", "modules", "release", "imports"]
     static let defaultsKeys = ["remote", "revision", "url-base", "tag-format", "dir-tag-format", "version-tag-format", "generated-dir", "groups"]
-    static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "publish", "guard", "project", "depth", "specs"]
+    static let moduleKeys = ["name", "url", "path", "revision", "groups", "version", "test", "publish", "guard", "project", "depth", "specs", "implements", "guard-mode"]
     static let releaseKeys = ["steps", "branch", "publish"]
     static let importKeys = ["module", "file", "name-allowlist", "path-allowlist", "name-blocklist", "path-blocklist", "path-prefix"]
     static let guardLanguages = ["c", "swift"]
+    static let guardModes = VersionGuardMode.allCases.map(\.rawValue)
 
     let file: YAMLFileDiagnostics
     var schema = YAMLSchemaReader()

@@ -47,6 +47,6 @@ struct ReleaseHistory {
         if lines.contains(where: { $0.hasPrefix(trailer) }) { return true }
         let words = (lines.first ?? "").split(separator: " ")
         guard words.first == "Release", words.count == 2 || words.count == 3 else { return false }
-        return SemanticVersion(String(words.last!)) != nil
+        return SemanticVersion(String(words.last!), twoParts: true) != nil
     }
 }

@@ -85,6 +85,10 @@ public struct ReleasedModule: Sendable, Codable, Equatable {
     public var tag: String
     /// The tag of its previous version, when there is one (where its changelog starts).
     public var previousTag: String?
+    /// An interface module's API changes since its previous version (`modkit api`), which its changelog lists.
+    public var apiChanges: [String]? = nil
+    /// Set when `--allow-understated-bump` let a version below what the API change requires through; the changelog says so.
+    public var understatedBump: String? = nil
 }
 
 /// What one release does: the snapshot name, each released module at its own next version (dependencies first),
@@ -108,6 +112,8 @@ public struct ReleasePlan: Sendable {
         public var pre: String?
         public var modules: [String] = []
         public var groups: [String] = []
+        /// `--allow-understated-bump`: an override below what an interface's API change requires is taken, and recorded.
+        public var allowUnderstatedBump: Bool? = nil
 
         public init(overrides: [String: String] = [:], bump: VersionIncrement? = nil, pre: String? = nil, modules: [String] = [], groups: [String] = []) {
             self.overrides = overrides
@@ -140,7 +146,7 @@ public struct ReleasePlan: Sendable {
                     continue
                 }
                 let name = String(argument[..<equals]), value = String(argument[argument.index(after: equals)...])
-                guard VersionIncrement(rawValue: value) != nil || SemanticVersion(value) != nil else {
+                guard VersionIncrement(rawValue: value) != nil || SemanticVersion(value, twoParts: true) != nil else {
                     throw ModKitError.input("'\(argument)': \(value) is neither a semantic version nor patch, minor or major",
                                             hint: "e.g. \(name)=1.0.2 or \(name)=minor")
                 }
@@ -226,17 +232,56 @@ public struct ReleasePlan: Sendable {
                 increment = .patch
                 why = "depends on " + releasedDependencies.joined(separator: ", ")
             }
+            let isInterface = manifest.isInterface(name)
+            // An interface's bump is at least what its API change since its last version requires.
+            var api: APIReport?
+            if isInterface, considered.contains(name), history.previousTag != nil {
+                api = try APIReport.make(module, since: current.description, workspace: workspace)
+                if let required = api?.impact.increment, required > (increment ?? .patch) || increment == nil {
+                    increment = required
+                    why = (why.isEmpty ? "" : why + "; ") + "API \(api!.impact.rawValue): \(api!.changes.count) change\(api!.changes.count == 1 ? "" : "s")"
+                }
+            }
             var next: SemanticVersion?
-            if let increment { next = (request.bump ?? increment).next(after: current, pre: request.pre) }
+            if let increment {
+                let kind = request.bump ?? increment
+                next = isInterface ? InterfaceVersions.next(after: current, by: kind, pre: request.pre) : kind.next(after: current, pre: request.pre)
+            }
             if let override = request.overrides[name] {
-                if let exact = SemanticVersion(override) {
+                if isInterface {
+                    next = try InterfaceVersions.override(override, of: name, current: current, pre: request.pre)
+                } else if let exact = SemanticVersion(override) {
                     next = exact
                 } else if let kind = VersionIncrement(rawValue: override) {
                     next = kind.next(after: current, pre: request.pre)
+                } else {
+                    problems.append("'\(name)=\(override)': \(name) is versioned x.y.z; only an interface module has x.y versions")
                 }
                 why = why.isEmpty ? "override \(name)=\(override)" : why + "; override \(name)=\(override)"
             } else if request.bump != nil, next != nil {
                 why += "; --bump \(request.bump!.rawValue)"
+            }
+            var understated: String?
+            if let api, let required = api.required.flatMap({ SemanticVersion($0, twoParts: true) }), let chosen = next, chosen < required {
+                let list = api.changes.map { "  " + $0.description }.joined(separator: "\n")
+                if request.allowUnderstatedBump == true {
+                    understated = "\(chosen) understates the API change (\(api.impact.rawValue), requires \(required)); released with --allow-understated-bump"
+                    why += "; understated (--allow-understated-bump)"
+                } else {
+                    problems.append("\(name) \(chosen) understates its API change since \(current): \(api.impact.rawValue), requires \(required) or later:\n\(list)\n"
+                                    + "(pass --allow-understated-bump to release it anyway; the changelog records it)")
+                }
+            }
+            // An implementation shares its interface's x, at or above the interface's x.y.0 when it moves in this release.
+            if let interface = module.implements, let interfaceNext = released.first(where: { $0.name == interface }).flatMap({ SemanticVersion($0.next, twoParts: true) }) {
+                if let raised = InterfaceVersions.implementationNext(next, current: current, interface: interfaceNext) {
+                    if raised != (next ?? current) {
+                        why = (why.isEmpty ? "" : why + "; ") + "implements \(interface) \(interfaceNext): at least \(InterfaceVersions.floor(for: interfaceNext))"
+                        next = raised
+                    }
+                } else {
+                    problems.append("\(name) implements \(interface), released as \(interfaceNext); \(name) \(next!) would leave its x (\(interfaceNext.major))")
+                }
             }
             guard let next else { continue }
             if next <= current {
@@ -244,7 +289,7 @@ public struct ReleasePlan: Sendable {
             }
             released.append(ReleasedModule(name: name, current: current.description, next: next.description, why: why,
                                            tag: ReleaseHistory.versionTag(of: module, version: next.description, in: manifest),
-                                           previousTag: history.previousTag))
+                                           previousTag: history.previousTag, apiChanges: api.map { $0.changes.map(\.description) }, understatedBump: understated))
             modules.append(module)
         }
         if !problems.isEmpty { throw ModKitError.input(problems.joined(separator: "\n"), hint: "override a module's version with NAME=VERSION") }
@@ -287,6 +332,12 @@ public struct ReleasePlan: Sendable {
         var lines = ["Release \(name)" + (branch.map { " on branch \($0)" } ?? "") + ":"]
         for row in rows {
             lines.append("  " + (0..<3).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[3])
+        }
+        for entry in released {
+            guard let changes = entry.apiChanges, !changes.isEmpty else { continue }
+            lines.append("API changes of \(entry.name) since \(entry.current):")
+            lines += changes.map { "  " + $0 }
+            if let understated = entry.understatedBump { lines.append("  " + understated) }
         }
         lines.append("Tags to create:")
         lines += tags.map { "  \($0.name) in \($0.place)" }

@@ -28,6 +28,10 @@ extension ReleaseRun {
                 remoteURL(of: module).flatMap { Changelog.compareLink(remote: $0, from: previous, to: entry.tag) }
             }
             var body = Changelog.body(commits: history.commits.map { ($0.message, $0.oid.short) }, link: link)
+            if let changes = entry.apiChanges, !changes.isEmpty {
+                body += (body.last?.isEmpty == false ? [""] : []) + ["### API changes", ""] + changes.map { "- \($0)" }
+                if let understated = entry.understatedBump { body += ["", "- **\(understated)**"] }
+            }
             if history.commits.isEmpty, case let dependencies = releasedDependencies(of: module), !dependencies.isEmpty {
                 body = body.dropLast() + ["- Dependencies updated: " + dependencies.map { "\($0.name) \($0.next)" }.joined(separator: ", ")]
             }

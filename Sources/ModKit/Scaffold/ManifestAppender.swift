@@ -7,10 +7,13 @@ public enum ManifestAppender {
         public var name: String
         public var path: String
         public var url: String?
-        public init(name: String, path: String, url: String? = nil) {
+        /// `implements:`, written after the other keys.
+        public var implements: String?
+        public init(name: String, path: String, url: String? = nil, implements: String? = nil) {
             self.name = name
             self.path = path
             self.url = url
+            self.implements = implements
         }
     }
 
@@ -75,8 +78,8 @@ public enum ManifestAppender {
         var blankLineBetween: Bool
 
         func lines(for entry: Entry) -> [String] {
-            let values = ["name": entry.name, "path": entry.path, "url": entry.url]
-            let keys = keyOrder.filter { values[$0] != nil && values[$0]! != nil }
+            let values = ["name": entry.name, "path": entry.path, "url": entry.url, "implements": entry.implements]
+            let keys = (keyOrder + ["implements"]).filter { values[$0] != nil && values[$0]! != nil }
             let indent = String(repeating: " ", count: dash + 1 + gap)
             return keys.enumerated().map { index, key in
                 let line = "\(key): \(YAML.scalar(values[key]!!))"
@@ -116,6 +119,7 @@ public enum ManifestAppender {
         static func flow(_ entry: Entry) -> String {
             var parts = ["name: \(YAML.scalar(entry.name, in: .flow))", "path: \(YAML.scalar(entry.path, in: .flow))"]
             if let url = entry.url { parts.append("url: \(YAML.scalar(url, in: .flow))") }
+            if let implements = entry.implements { parts.append("implements: \(YAML.scalar(implements, in: .flow))") }
             return "{" + parts.joined(separator: ", ") + "}"
         }
 

@@ -54,6 +54,8 @@ public struct ScaffoldPlan: Sendable {
         /// Workspace or new modules it depends on, read from its rendered spec files.
         public var dependencies: [String]
         public var guardPlan: GuardPlan
+        /// The interface module it implements (`implements:` written to the manifest).
+        public var implements: String? = nil
     }
 
     public var template: Template

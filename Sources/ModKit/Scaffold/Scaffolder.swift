@@ -14,9 +14,14 @@ public enum Scaffolder {
 
         // Names and paths of the modules the template creates.
         var names: [String] = []
+        var implements: [String?] = []
         for spec in template.modules {
             let name = placeholders.render(spec.name, file: spec.location?.file ?? template.displayPath, firstLine: spec.location?.line ?? 1, problems: &problems)
             names.append(name)
+            implements.append(spec.implements.map { placeholders.render($0, file: spec.location?.file ?? template.displayPath, firstLine: spec.location?.line ?? 1, problems: &problems) })
+        }
+        for case let interface? in implements where !names.contains(interface) {
+            problems.append(.error("a template module implements '\(interface)', which is not one of the template's modules (\(names.joined(separator: ", ")))", at: template.modules.first?.location))
         }
         checkNames([request.name] + names.filter { $0 != request.name }, manifest: manifest, problems: &problems)
         if template.modules.count > 1, template.modules.contains(where: { $0.folder.isEmpty }) {
@@ -33,6 +38,14 @@ public enum Scaffolder {
                                    hint: "set 'defaults: url-base:' so each gets <url-base>/<Name>.git, or use --dir"))
         }
 
+        // An interface module of the template (one another implements) is versioned x.y: `{{version}}` renders as 0.1 in its files.
+        let interfaceNames = Set(implements.compactMap { $0 })
+        func version(of name: String) -> SemanticVersion {
+            guard interfaceNames.contains(name) else { return context.version }
+            let v = context.version
+            return SemanticVersion(major: v.major, minor: v.minor, patch: 0, prerelease: v.prerelease, isTwoPart: true)
+        }
+
         // Render every file of every module.
         var files: [ScaffoldPlan.File] = []
         var allValues = context.values
@@ -41,6 +54,7 @@ public enum Scaffolder {
                                                   generatedDir: manifest.defaults.generatedDir)
             var values = context.values
             values["module"] = names[index]
+            if interfaceNames.contains(names[index]) { values["version"] = version(of: names[index]).description }
             values["generated_dir"] = GuardWriter.displayPath(generated, relativeTo: manifest.root.appendingPathComponent(paths[index]))
             if index == primary { allValues = values }
             let folder = spec.folder.isEmpty ? template.directory : template.directory.appendingPathComponent(spec.folder, isDirectory: true)
@@ -68,10 +82,12 @@ public enum Scaffolder {
         for (index, name) in names.enumerated() {
             let directory = manifest.root.appendingPathComponent(paths[index], isDirectory: true)
             let dependencies = dependencyNames(of: paths[index], files: files, candidates: names.filter { $0 != name } + manifest.modules.map(\.name))
-            let spec = GuardSpec(name: name, version: context.version, dependencies: dependencies.compactMap { dependency in
-                if names.contains(dependency) { return GuardDependency(name: dependency, version: context.version) }
+            let spec = GuardSpec(name: name, version: version(of: name), dependencies: dependencies.compactMap { dependency in
+                // The guard `modkit guard` would write: interface mode for the module this one implements.
+                let mode: VersionGuardMode = implements[index] == dependency ? .interface : .exact
+                if names.contains(dependency) { return GuardDependency(name: dependency, version: version(of: dependency), mode: mode) }
                 guard let module = manifest.module(named: dependency), let version = VersionReader.read(module: module, in: manifest).version else { return nil }
-                return GuardDependency(name: dependency, version: version, languages: GuardLanguage.set(from: module.guardLanguages))
+                return GuardDependency(name: dependency, version: version, languages: GuardLanguage.set(from: module.guardLanguages), mode: mode)
             })
             let guardPlan = try GuardWriter.plan(spec, moduleDirectory: directory, generatedDir: manifest.defaults.generatedDir)
             for file in guardPlan.files {
@@ -91,7 +107,8 @@ public enum Scaffolder {
             }
             let entry = Module(name: name, url: url, path: paths[index])
             modules.append(ScaffoldPlan.NewModule(name: name, path: paths[index], kind: kind, url: url, remoteURL: manifest.url(of: entry),
-                                                  version: context.version, dependencies: spec.dependencies.map(\.name), guardPlan: guardPlan))
+                                                  version: version(of: name), dependencies: spec.dependencies.map(\.name), guardPlan: guardPlan,
+                                                  implements: index < implements.count ? implements[index] : nil))
         }
         guard problems.isEmpty else { throw TemplateError(problems) }
 
@@ -114,7 +131,7 @@ public enum Scaffolder {
 
     /// The manifest text with the new entries, read back and checked before anything is written.
     static func editedManifest(_ original: String, adding modules: [ScaffoldPlan.NewModule], manifest: Manifest) throws -> String {
-        let entries = modules.map { ManifestAppender.Entry(name: $0.name, path: $0.path, url: $0.url) }
+        let entries = modules.map { ManifestAppender.Entry(name: $0.name, path: $0.path, url: $0.url, implements: $0.implements) }
         let updated: String
         do { updated = try ManifestAppender.append(entries, to: original) } catch {
             throw ModKitError.input("cannot add the module to \(manifest.displayPath): \(error.description)")
@@ -124,7 +141,7 @@ public enum Scaffolder {
             throw ModKitError.input("adding the module would make \(manifest.displayPath) invalid; nothing was written",
                                     hint: error.diagnostics.first.map(\.description))
         }
-        let added = reread.modules.filter { !reread.importedModules.contains($0.name) }.suffix(entries.count).map { ManifestAppender.Entry(name: $0.name, path: $0.path, url: $0.url) }
+        let added = reread.modules.filter { !reread.importedModules.contains($0.name) }.suffix(entries.count).map { ManifestAppender.Entry(name: $0.name, path: $0.path, url: $0.url, implements: $0.implements) }
         guard reread.modules.count == manifest.modules.count + entries.count, Array(added) == entries else {
             throw ModKitError.input("cannot add the module to \(manifest.displayPath): the edited file does not read back as expected; nothing was written")
         }

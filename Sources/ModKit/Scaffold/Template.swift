@@ -25,6 +25,8 @@ public struct Template: Sendable {
         /// Relative to the template folder; "" means the whole folder.
         public var folder: String
         public var location: SourceLocation?
+        /// `implements:`: the (rendered) name of the template's interface module this one implements.
+        public var implements: String? = nil
     }
 
     public static let fileName = "template.yml"
@@ -85,7 +87,7 @@ public struct TemplateError: Error, Sendable, CustomStringConvertible {
 struct TemplateFileReader {
     static let keys = ["description", "variables", "skip", "executable", "modules"]
     static let variableKeys = ["description", "default", "pattern"]
-    static let moduleKeys = ["name", "folder"]
+    static let moduleKeys = ["name", "folder", "implements"]
 
     let file: YAMLFileDiagnostics
     var schema = YAMLSchemaReader()
@@ -142,7 +144,9 @@ struct TemplateFileReader {
                 schema.report("module folder '\(folder)' must be a path inside the template", at: folderNode.start)
                 continue
             }
-            result.append(Template.ModuleSpec(name: name, folder: normal, location: file.location(item.start)))
+            var spec = Template.ModuleSpec(name: name, folder: normal, location: file.location(item.start))
+            if let node = fields["implements"] { spec.implements = schema.string(node, for: "implements") }
+            result.append(spec)
         }
         return result
     }

@@ -7,17 +7,25 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     public var prerelease: [String]
     /// Dot-separated identifiers after "+"; they do not affect precedence.
     public var build: [String]
+    /// An interface module's x.y version: written without a patch (which is 0 for comparisons and guard numbers).
+    public var isTwoPart = false
 
-    public init(major: Int, minor: Int, patch: Int, prerelease: [String] = [], build: [String] = []) {
+    public init(major: Int, minor: Int, patch: Int, prerelease: [String] = [], build: [String] = [], isTwoPart: Bool = false) {
         self.major = major
         self.minor = minor
         self.patch = patch
         self.prerelease = prerelease
         self.build = build
+        self.isTwoPart = isTwoPart
     }
 
     /// Parses "1.2.3", "1.2.3-beta.1", "1.2.3+build.5"; numbers without leading zeros, identifiers of [0-9A-Za-z-].
     public init?(_ string: String) {
+        self.init(string, twoParts: false)
+    }
+
+    /// `twoParts` also takes "x.y" (an interface module's version).
+    public init?(_ string: String, twoParts: Bool) {
         var rest = Substring(string)
         var build: [String] = []
         if let plus = rest.firstIndex(of: "+") {
@@ -32,19 +40,19 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
             rest = rest[..<dash]
         }
         let parts = rest.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3 else { return nil }
+        guard parts.count == 3 || (twoParts && parts.count == 2) else { return nil }
         var numbers: [Int] = []
         for part in parts {
             guard Self.isNumber(part), let n = Int(part) else { return nil }
             numbers.append(n)
         }
-        self.init(major: numbers[0], minor: numbers[1], patch: numbers[2], prerelease: prerelease, build: build)
+        self.init(major: numbers[0], minor: numbers[1], patch: numbers.count == 3 ? numbers[2] : 0, prerelease: prerelease, build: build, isTwoPart: numbers.count == 2)
     }
 
     public var isPrerelease: Bool { !prerelease.isEmpty }
 
     public var description: String {
-        var text = "\(major).\(minor).\(patch)"
+        var text = isTwoPart ? "\(major).\(minor)" : "\(major).\(minor).\(patch)"
         if !prerelease.isEmpty { text += "-" + prerelease.joined(separator: ".") }
         if !build.isEmpty { text += "+" + build.joined(separator: ".") }
         return text

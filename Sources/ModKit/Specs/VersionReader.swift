@@ -32,8 +32,11 @@ public struct ModuleVersion: Sendable {
 /// Spec files are read by SpecKit (bytes in, any encoding and line ending); this only picks which file speaks for the module.
 public enum VersionReader {
     public static func read(module: Module, in manifest: Manifest) -> ModuleVersion {
+        // An interface module (one that another module implements) is versioned x.y.
+        let twoParts = manifest.isInterface(module.name)
+        func parse(_ text: String) -> SemanticVersion? { SemanticVersion(text, twoParts: twoParts) }
         if let raw = module.version {
-            return ModuleVersion(version: SemanticVersion(raw), raw: raw, source: .manifest, location: module.versionLocation)
+            return ModuleVersion(version: parse(raw), raw: raw, source: .manifest, location: module.versionLocation)
         }
         // Plain paths and reads: `modkit status` asks this for every module, and URL building showed in its profile.
         let directory = manifest.directory(of: module).path
@@ -50,7 +53,7 @@ public enum VersionReader {
             }
             // Several pods in one module (firebase-ios-sdk) give the module their version when they all declare the same one.
             guard let (name, first) = found.first, found.allSatisfy({ $0.1.literal == first.literal }) else { continue }
-            let result = ModuleVersion(version: first.literal.flatMap(SemanticVersion.init), raw: first.literal ?? first.expression,
+            let result = ModuleVersion(version: first.literal.flatMap(parse), raw: first.literal ?? first.expression,
                                        source: .podspec(prefix + name),
                                        location: SourceLocation(file: prefix + name, line: first.span.line, column: first.span.column))
             if first.literal != nil { return result }
@@ -59,7 +62,7 @@ public enum VersionReader {
         if let bytes = contents(of: "VERSION") {
             let raw = String(String(decoding: bytes, as: UTF8.self).trimmingWhitespace)
             if !raw.isEmpty {
-                return ModuleVersion(version: SemanticVersion(raw), raw: raw, source: .versionFile,
+                return ModuleVersion(version: parse(raw), raw: raw, source: .versionFile,
                                      location: SourceLocation(file: prefix + "VERSION", line: 1, column: 1))
             }
         }

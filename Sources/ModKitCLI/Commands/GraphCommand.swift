@@ -21,6 +21,8 @@ enum GraphCommand: Command {
         var dependencies: [String: [String]]
         /// Pod dependencies inside modules that hold several podspecs, by module, then pod.
         var pods: [String: [String: [String]]]
+        /// Implementation → the interface module it implements (`implements:`).
+        var implements: [String: String]
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -40,6 +42,8 @@ enum GraphCommand: Command {
         }
         let dependencies = Dictionary(uniqueKeysWithValues: order.map { ($0, specs.dependencies(of: $0)) })
         let console = context.console
+        let manifest = workspace.manifest
+        let implements = Dictionary(manifest.modules.compactMap { module in module.implements.map { (module.name, $0) } }, uniquingKeysWith: { first, _ in first })
         switch format {
         case "json":
             var pods: [String: [String: [String]]] = [:]
@@ -47,12 +51,13 @@ enum GraphCommand: Command {
                 let entries = specs.podDependencies(of: name)
                 if !entries.isEmpty { pods[name] = Dictionary(entries.map { ($0.pod, $0.dependencies) }, uniquingKeysWith: { first, _ in first }) }
             }
-            try context.printJSON(Report(order: order, dependencies: dependencies, pods: pods))
+            try context.printJSON(Report(order: order, dependencies: dependencies, pods: pods, implements: implements))
         case "dot":
             var lines = ["digraph modules {", "  rankdir=LR;", "  node [shape=box];"]
             for name in order {
                 lines.append("  \"\(name)\";")
                 for dependency in dependencies[name] ?? [] { lines.append("  \"\(name)\" -> \"\(dependency)\";") }
+                if let interface = implements[name] { lines.append("  \"\(name)\" -> \"\(interface)\" [style=dashed, label=\"implements\"];") }
             }
             console.result((lines + ["}"]).joined(separator: "\n"))
         case "mermaid":
@@ -62,13 +67,15 @@ enum GraphCommand: Command {
                 let deps = dependencies[name] ?? []
                 if deps.isEmpty { lines.append("  \(node(name))") }
                 for dependency in deps { lines.append("  \(node(name)) --> \(node(dependency))") }
+                if let interface = implements[name] { lines.append("  \(node(name)) -. implements .-> \(node(interface))") }
             }
             console.result(lines.joined(separator: "\n"))
         default:
             var table = TextTable()
             for name in order {
                 let deps = dependencies[name] ?? []
-                table.add([name, deps.isEmpty ? "" : "→ " + deps.joined(separator: ", ")])
+                let pair = implements[name].map { "implements " + $0 } ?? ""
+                table.add([name, deps.isEmpty ? "" : "→ " + deps.joined(separator: ", "), pair])
                 for entry in specs.podDependencies(of: name) {
                     table.add(["  " + entry.pod, entry.dependencies.isEmpty ? "" : "→ " + entry.dependencies.joined(separator: ", ")])
                 }

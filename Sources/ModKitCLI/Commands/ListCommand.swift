@@ -25,6 +25,10 @@ enum ListCommand: Command {
         var version: String?
         var versionSource: String?
         var groups: [String]
+        /// The interface module this one implements (`implements:`).
+        var implements: String?
+        /// True for an interface module (one that another module implements): versioned x.y.
+        var interface: Bool
     }
 
     static func run(_ context: Context) throws -> ExitStatus {
@@ -37,7 +41,8 @@ enum ListCommand: Command {
             return Entry(
                 name: module.name, kind: module.kind, path: module.path, url: manifest.url(of: module),
                 revision: module.kind == .repository ? manifest.revision(of: module) : nil, version: version.version?.description ?? version.raw,
-                versionSource: version.source.label, groups: module.groups
+                versionSource: version.source.label, groups: module.groups,
+                implements: module.implements, interface: manifest.isInterface(module.name)
             )
         }
         if context.json {
@@ -50,13 +55,14 @@ enum ListCommand: Command {
         }
         let style = context.console.style(for: .standardOutput)
         var table = TextTable()
-        table.add(["NAME", "KIND", "PATH", "URL", "REVISION", "VERSION"].map(style.bold))
+        table.add(["NAME", "KIND", "PATH", "URL", "REVISION", "VERSION", entries.contains { $0.interface || $0.implements != nil } ? "INTERFACE" : ""].map(style.bold))
         for entry in entries {
             table.add([
                 entry.name, entry.kind.rawValue, entry.path,
                 entry.url ?? style.dim("(manifest repository)"),
                 entry.revision ?? style.dim(entry.kind == .repository ? "(remote default)" : "-"),
                 entry.version ?? style.dim("-"),
+                entry.implements.map { "implements " + $0 } ?? (entry.interface ? "interface" : ""),
             ])
         }
         context.console.result(table.render())

@@ -23,6 +23,7 @@ enum Registry {
             GuardCommand.self,
             NewCommand.self,
             ReleaseCommand.self,
+            APICommand.self,
             ExportCommand.self,
             DoctorCommand.self,
             CompletionCommand.self,

@@ -34,6 +34,7 @@ enum ReleaseCommand: Command {
             OptionSpec(nil, "abandon", help: "Discard the saved state of release NAME (what was pushed stays)."),
             OptionSpec(nil, "bump", .value(metavar: "KIND"), help: "Release every released module with this increment: patch, minor or major."),
             OptionSpec(nil, "pre", .value(metavar: "ID"), help: "Make the new versions pre-releases, e.g. --pre beta gives 1.1.0-beta.1."),
+            OptionSpec(nil, "allow-understated-bump", help: "Take an interface version below what its API change requires (recorded in its changelog)."),
             OptionSpec(nil, "from", .value(metavar: "STEP"), help: "Start at STEP (earlier steps are skipped)."),
             OptionSpec(nil, "strict", help: "The pin step fails on requirements modkit cannot verify too (as pin --strict)."),
             OptionSpec(nil, "markdown", help: "Print the checklist as a Markdown task list and exit."),
@@ -57,8 +58,9 @@ enum ReleaseCommand: Command {
         let name = arguments.removeFirst()
         let workspace = try context.loadWorkspace()
         let console = context.console
-        let request = try ReleasePlan.Request.parse(arguments, bump: context.arguments.value("bump"),
+        var request = try ReleasePlan.Request.parse(arguments, bump: context.arguments.value("bump"),
                                                     pre: context.arguments.value("pre"), groups: context.groups)
+        if context.arguments.flag("allow-understated-bump") { request.allowUnderstatedBump = true }
         if context.arguments.flag("abandon") {
             // Read only to say what was done: a state file this modkit cannot read is discarded too.
             let saved = try? ReleaseState.load(name, in: workspace)
