@@ -56,7 +56,10 @@ enum PinCommand: Command {
     private static func pin(_ workspace: Workspace, modules: [Module], check: Bool, dryRun: Bool, strict: Bool, context: Context) throws -> ExitStatus {
 
         let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
+        // A lock file at the workspace root is every module's: named once.
+        var seen = Set<String>()
         let problems = specs.modules.filter { selected in modules.contains { $0.name == selected.module.name } }.flatMap(\.problems)
+            .filter { seen.insert($0.description).inserted }
         let plans = Pinner.plan(specs, modules: modules)
         let findings = plans.flatMap(\.findings)
         let unverified = findings.filter { $0.kind == .unrewritable }
