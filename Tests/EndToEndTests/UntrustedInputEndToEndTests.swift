@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+
+/// Untrusted input, second round, against the built binary: byte order marks read as if absent, control characters in paths
+/// refused before anything is written, and paths that would leave the workspace through a symbolic link refused.
+@Suite struct UntrustedInputEndToEndTests {
+    static let bom = "\u{FEFF}"
+
+    /// Every entry below `directory` (relative paths, sorted; modkit's own `.modkit/.gitignore` and lock left out), to show that a
+    /// refused command created nothing there.
+    func listing(_ directory: URL) -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: directory.path)
+        var entries: [String] = []
+        while let entry = enumerator?.nextObject() as? String {
+            if !entry.hasSuffix(".modkit/.gitignore") && !entry.hasSuffix(".modkit/lock") { entries.append(entry) }
+        }
+        return entries.sorted()
+    }
+
+    @Test func aManifestWithAByteOrderMarkIsReadAndItsErrorsKeepTheirPositions() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write(Self.bom + "version: 1\nworkspace: W\nmodules:\n  - name: Core\n    path: Libs/Core\n", to: "ws/modkit.yml")
+        let list = try sandbox.modkit("list", "-q", in: "ws")
+        #expect(list.status == 0, "\(list.err)")
+        #expect(list.out == "Core\n")
+
+        try sandbox.write(Self.bom + "version: 1\nmodules:\n  - name: Core\n    path: ../Core\n", to: "ws/modkit.yml")
+        let bad = try sandbox.modkit("list", in: "ws")
+        #expect(bad.status == 2)
+        #expect(bad.err.contains("modkit.yml:4:11: error: module path '../Core' escapes the workspace"), "\(bad.err)")
+    }
+
+    @Test func aLockFileWithAByteOrderMarkResolvesAndOneThatCannotBeReadIsNamed() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("version: 1\nmodules:\n  - name: App\n    path: App\n", to: "ws/modkit.yml")
+        try sandbox.write("1.0.0\n", to: "ws/App/VERSION")
+        try sandbox.write(Self.bom + "target 'App' do\n  pod 'Alamofire', '~> 5.0'\nend\n", to: "ws/App/Podfile")
+        try sandbox.write(Self.bom + "PODS:\r\n  - Alamofire (5.8.1)\r\n\r\nCOCOAPODS: 1.15.2\r\n", to: "ws/App/Podfile.lock")
+        let check = try sandbox.modkit("pin", "--check", in: "ws")
+        #expect(check.status == 1)
+        #expect(check.out == "App/Podfile:2: 'Alamofire' is loose ('~> 5.0'); pin: 5.8.1\n", "\(check.out)\(check.err)")
+
+        let pin = try sandbox.modkit("pin", in: "ws")
+        #expect(pin.status == 0, "\(pin.err)")
+        // Read as bytes: Foundation's UTF-8 decoding drops a byte order mark.
+        #expect(try Data(contentsOf: sandbox.url("ws/App/Podfile")) == Data((Self.bom + "target 'App' do\n  pod 'Alamofire', '5.8.1'\nend\n").utf8))
+
+        try FileManager.default.removeItem(at: sandbox.url("ws/App/Podfile.lock"))
+        try FileManager.default.createDirectory(at: sandbox.url("ws/App/Podfile.lock"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: sandbox.url("ws/Cartfile.resolved").path, withDestinationPath: "gone")
+        let unreadable = try sandbox.modkit("pin", "--check", in: "ws")
+        #expect(unreadable.status == 1)
+        #expect(unreadable.err.contains("App/Podfile.lock:1:1: cannot read the file: it is a directory"), "\(unreadable.err)")
+        #expect(unreadable.err.contains("ws/Cartfile.resolved:1:1: cannot read the file: it is a symbolic link to nothing"), "\(unreadable.err)")
+        #expect(unreadable.err.components(separatedBy: "Cartfile.resolved").count == 2, "named once: \(unreadable.err)")
+    }
+
+    @Test func controlCharactersInAModulePathAreRefusedBeforeAnythingIsWritten() throws {
+        let sandbox = try Sandbox()
+        try sandbox.makeRemote("Core")
+        let url = "file://\(sandbox.url("remotes/Core.git").path)"
+        for (written, shown) in [("Libs/Core\\0x", "Libs/Core\\x00x"), ("Libs/\\tCore", "Libs/\\tCore"), ("Libs/Core\\x7F", "Libs/Core\\x7F"),
+                                 ("Libs/Co\\x1Bre", "Libs/Co\\x1Bre")] {
+            let text = "version: 1\nmodules:\n  - name: Core\n    url: \(url)\n    path: \"\(written)\"\n"
+            try sandbox.write(text, to: "ws/modkit.yml")
+            let before = listing(sandbox.root)
+            let sync = try sandbox.modkit("sync", in: "ws")
+            #expect(sync.status == 2, "\(written): \(sync.out)\(sync.err)")
+            #expect(sync.err.contains("modkit.yml:5:11: error: module path \"\(shown)\" holds the control character U+00"), "\(sync.err)")
+            #expect(listing(sandbox.root) == before, "\(written): nothing was written")
+        }
+    }
+
+    @Test func controlCharactersInASnapshotAreRefusedBeforeAnythingIsCloned() throws {
+        let sandbox = try Sandbox()
+        try sandbox.makeRemote("Core")
+        try sandbox.write("version: 1\nmodules:\n  - name: Core\n    path: Libs/Core\n", to: "ws/modkit.yml")
+        try sandbox.write("1.0.0\n", to: "ws/Libs/Core/VERSION")
+        try sandbox.git("init", "-q", "-b", "main", "ws")
+        try sandbox.git("add", "-A", in: "ws")
+        try sandbox.git("commit", "-qm", "Product", in: "ws")
+        let commit = String(repeating: "ab", count: 20)
+        try sandbox.write("""
+        snapshot: v9
+        modules:
+          Core: { url: "file://\(sandbox.url("remotes/Core.git").path)", path: "Libs/Net\\0", commit: \(commit) }
+
+        """, to: "ws/.modkit/snapshots/v9.yml")
+        try sandbox.git("add", "-A", in: "ws")
+        try sandbox.git("commit", "-qm", "Snapshot v9", in: "ws")
+        try sandbox.git("tag", "v9", in: "ws")
+        let before = listing(sandbox.root)
+        let checkout = try sandbox.modkit("checkout", "v9", in: "ws")
+        #expect(checkout.status == 2, "\(checkout.out)\(checkout.err)")
+        #expect(checkout.err.contains("v9:.modkit/snapshots/v9.yml:3:"), "\(checkout.err)")
+        #expect(checkout.err.contains("module path \"Libs/Net\\x00\" holds the control character U+0000 (NUL)"), "\(checkout.err)")
+        #expect(listing(sandbox.root) == before)
+    }
+}
