@@ -12,7 +12,7 @@ import Testing
         let enumerator = FileManager.default.enumerator(atPath: directory.path)
         var entries: [String] = []
         while let entry = enumerator?.nextObject() as? String {
-            if !entry.hasSuffix(".modkit/.gitignore") && !entry.hasSuffix(".modkit/lock") { entries.append(entry) }
+            if !["/.modkit", ".modkit/.gitignore", ".modkit/lock"].contains(where: { entry.hasSuffix($0) }) { entries.append(entry) }
         }
         return entries.sorted()
     }
@@ -94,6 +94,77 @@ import Testing
         #expect(checkout.status == 2, "\(checkout.out)\(checkout.err)")
         #expect(checkout.err.contains("v9:.modkit/snapshots/v9.yml:3:"), "\(checkout.err)")
         #expect(checkout.err.contains("module path \"Libs/Net\\x00\" holds the control character U+0000 (NUL)"), "\(checkout.err)")
+        #expect(listing(sandbox.root) == before)
+    }
+
+    /// A manifest repository `ws` with one repository module Net at `Vendor/Net` (remote `remotes/Net.git`), whose `Vendor` is a link to `target`.
+    func workspaceWithLink(to target: String, in sandbox: Sandbox) throws {
+        if !FileManager.default.fileExists(atPath: sandbox.url("remotes/Net.git").path) { try sandbox.makeRemote("Net") }
+        try sandbox.write("version: 1\nmodules:\n  - name: Net\n    url: file://\(sandbox.url("remotes/Net.git").path)\n    path: Vendor/Net\n", to: "ws/modkit.yml")
+        try sandbox.git("init", "-q", "-b", "main", "ws")
+        try FileManager.default.createSymbolicLink(atPath: sandbox.url("ws/Vendor").path, withDestinationPath: target)
+        try sandbox.git("add", "-A", in: "ws")
+        try sandbox.git("commit", "-qm", "Product", in: "ws")
+    }
+
+    @Test func noCommandWritesOrRunsThroughALinkOutOfTheWorkspace() throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(at: sandbox.url("outside/Net"), withIntermediateDirectories: true)
+        for target in ["..", sandbox.url("outside").path] {
+            try? FileManager.default.removeItem(at: sandbox.url("ws"))
+            try workspaceWithLink(to: target, in: sandbox)
+            for command in [["sync"], ["forall", "-c", "touch ran"], ["guard"], ["start", "topic"], ["pin"], ["tag", "v1"], ["release", "r1", "--yes"]] {
+                let before = listing(sandbox.root)
+                let result = try sandbox.run(Sandbox.modkitBinary.path, command, in: sandbox.url("ws"))
+                #expect(result.status == 2, "\(command) \(target): \(result.out)\(result.err)")
+                #expect(result.err.contains("modkit.yml:5:11: error: module path 'Vendor/Net' lies under 'Vendor', a symbolic link to '\(target)', which leads outside the workspace"),
+                        "\(command): \(result.err)")
+                #expect(listing(sandbox.root) == before, "\(command) \(target) wrote nothing")
+            }
+            #expect(!FileManager.default.fileExists(atPath: sandbox.url("outside/Net/ran").path))
+            #expect(!FileManager.default.fileExists(atPath: sandbox.url("Net").path))
+        }
+    }
+
+    @Test func aLinkInsideTheWorkspaceOrToNothingIsRefusedWithAClearError() throws {
+        let sandbox = try Sandbox()
+        try workspaceWithLink(to: "gone", in: sandbox)
+        let dangling = try sandbox.modkit("sync", in: "ws")
+        #expect(dangling.status == 2)
+        #expect(dangling.err.contains("modkit.yml:5:11: error: module path 'Vendor/Net' lies under 'Vendor', a symbolic link to 'gone', which does not exist"), "\(dangling.err)")
+        #expect(!dangling.err.contains("NSCocoaErrorDomain"))
+
+        try FileManager.default.removeItem(at: sandbox.url("ws/Vendor"))
+        try FileManager.default.createDirectory(at: sandbox.url("ws/.git/hooks/Net"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: sandbox.url("ws/Vendor").path, withDestinationPath: ".git/hooks")
+        let inside = try sandbox.modkit("forall", "-c", "touch ran", in: "ws")
+        #expect(inside.status == 2)
+        #expect(inside.err.contains("modkit.yml:5:11: error: module path 'Vendor/Net' lies under 'Vendor', a symbolic link to '.git/hooks'\n"), "\(inside.err)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/.git/hooks/Net/ran").path))
+
+        let new = try sandbox.modkit("new", "Io", "--dir", "--path", "Vendor/Io", in: "ws")
+        #expect(new.status == 2, "\(new.out)\(new.err)")
+        #expect(new.err.contains("module path 'Vendor/Io' lies under 'Vendor', a symbolic link to '.git/hooks'"), "\(new.err)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/.git/hooks/Io").path))
+    }
+
+    @Test func aSnapshotPathThroughALinkIsRefusedBeforeAnythingIsCloned() throws {
+        let sandbox = try Sandbox()
+        try workspaceWithLink(to: "..", in: sandbox)
+        try sandbox.write("""
+        snapshot: v9
+        modules:
+          Net: { url: "file://\(sandbox.url("remotes/Net.git").path)", path: Vendor/Net, commit: \(String(repeating: "ab", count: 20)) }
+
+        """, to: "ws/.modkit/snapshots/v9.yml")
+        try sandbox.git("add", "-A", in: "ws")
+        try sandbox.git("commit", "-qm", "Snapshot v9", in: "ws")
+        try sandbox.git("tag", "v9", in: "ws")
+        let before = listing(sandbox.root)
+        let checkout = try sandbox.modkit("checkout", "v9", in: "ws")
+        #expect(checkout.status == 2, "\(checkout.out)\(checkout.err)")
+        #expect(checkout.err.contains("v9:.modkit/snapshots/v9.yml: module 'Net': module path 'Vendor/Net' lies under 'Vendor', a symbolic link to '..', which leads outside the workspace"),
+                "\(checkout.err)")
         #expect(listing(sandbox.root) == before)
     }
 }

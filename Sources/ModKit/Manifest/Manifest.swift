@@ -56,6 +56,8 @@ public struct Module: Sendable, Hashable {
     public var versionLocation: SourceLocation?
     /// The spec files `specs:` lists, relative to the module's directory; nil: the spec files at its root.
     public var specs: [String]? = nil
+    /// Where its `path:` value is in the manifest, for errors about the directory it names.
+    public var pathLocation: SourceLocation? = nil
 
     public var kind: Kind { url == nil ? .directory : .repository }
 

@@ -141,6 +141,7 @@ extension ManifestDecoder {
         var module = Module(name: name, url: url, path: path ?? "", revision: revision, groups: groups, version: version, test: test, publish: publish,
                             guardLanguages: guardLanguages, project: project, depth: depth, location: location(mapping.start), versionLocation: versionLocation)
         module.specs = specs
+        module.pathLocation = pathMark.map(location)
         return Decoded(module: module, nameMark: nameMark, pathMark: path == nil ? nil : pathMark)
     }
 

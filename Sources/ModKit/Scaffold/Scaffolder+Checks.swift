@@ -52,6 +52,10 @@ extension Scaffolder {
                 problems.append(.error("module path '\(path)' lies inside the private directory '\(first)'"))
                 continue
             }
+            if let problem = ContainedPath.problem(path, in: manifest.root) {
+                problems.append(.error(problem.message, hint: problem.hint))
+                continue
+            }
             if FileManager.default.fileExists(atPath: manifest.root.appendingPathComponent(path).path) {
                 problems.append(.error("\(path) already exists; modkit new creates a module only in a new directory",
                                        hint: "choose another name or --path, or remove \(path)"))
