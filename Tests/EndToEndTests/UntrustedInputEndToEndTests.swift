@@ -167,4 +167,32 @@ import Testing
                 "\(checkout.err)")
         #expect(listing(sandbox.root) == before)
     }
+
+    @Test func startRefusesANameGitRefusesForABranch() throws {
+        let sandbox = try Sandbox()
+        try sandbox.makeRemote("Core")
+        try sandbox.write("version: 1\nmodules:\n  - name: Core\n    url: file://\(sandbox.url("remotes/Core.git").path)\n    path: Core\n", to: "ws/modkit.yml")
+        #expect(try sandbox.modkit("sync", in: "ws").status == 0)
+        for name in ["/etc", "a..b", "topic/", "a b", "x\u{7}y", "HEAD", "a@{1}"] {
+            let result = try sandbox.modkit("start", name, in: "ws")
+            #expect(result.status == 2, "\(name): \(result.out)\(result.err)")
+            #expect(result.err.contains("is not a valid branch name"), "\(name): \(result.err)")
+        }
+        #expect(try sandbox.git("branch", "--format=%(refname)", in: "ws/Core") == "refs/heads/main")
+        let valid = try sandbox.modkit("start", "feature/etc", in: "ws")
+        #expect(valid.status == 0, "\(valid.err)")
+        #expect(try sandbox.git("branch", "--show-current", in: "ws/Core") == "feature/etc")
+    }
+
+    @Test func pinDryRunWithNothingToPinSaysSo() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("version: 1\nmodules:\n  - name: App\n    path: App\n", to: "ws/modkit.yml")
+        try sandbox.write("target 'App' do\n  pod 'Alamofire', '5.8.1'\nend\n", to: "ws/App/Podfile")
+        let dryRun = try sandbox.modkit("pin", "--dry-run", in: "ws")
+        #expect(dryRun.status == 0, "\(dryRun.err)")
+        #expect(dryRun.out.isEmpty)
+        #expect(dryRun.err == "every requirement is already pinned\n")
+        let pin = try sandbox.modkit("pin", in: "ws")
+        #expect(pin.out == "every requirement is already pinned\n")
+    }
 }

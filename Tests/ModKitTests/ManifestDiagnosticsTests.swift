@@ -259,4 +259,15 @@ import Testing
         #expect(RelativePath.normalize("a/b\u{1F}") == .failure(.control("\u{1F}")))
         #expect(RelativePath.normalize("a/b\u{80}") == .success("a/b\u{80}"))
     }
+
+    @Test func unsupportedTagsAreRefusedWhereTheyAre() throws {
+        let text = "version: 1\nworkspace: !!binary aGVsbG8=\nmodules:\n  - !custom {name: Core, path: Libs/Core}\n  - name: !!str Net\n    path: !!timestamp 2001-12-14\n"
+        #expect(problems(text).map { "\($0.location!.line):\($0.location!.column) \($0.message)" } == [
+            "2:12 unsupported YAML tag '!!binary'",
+            "4:5 unsupported YAML tag '!custom'",
+            "6:11 unsupported YAML tag '!!timestamp'",
+        ])
+        let plain = try ManifestLoader.parse(text: "version: !!int 1\nmodules:\n  - {name: !!str Core, path: ! Libs/Core}\n", file: file, displayPath: "modkit.yml")
+        #expect(plain.modules.map(\.path) == ["Libs/Core"])
+    }
 }

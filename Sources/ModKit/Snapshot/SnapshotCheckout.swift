@@ -52,9 +52,7 @@ public enum SnapshotCheckout {
         let manifestRepository = try ManifestRepository.open(workspace, for: "modkit checkout")
         let settled = try TagJournal.settle(in: workspace.root, manifestRepository: manifestRepository)
         let (snapshot, snapshotCommit) = try SnapshotCatalog.load(name, in: manifestRepository)
-        if let branch = options.branch, !Repository.isValidTagName(branch) || branch.hasPrefix("-") {
-            throw ModKitError.input("'\(branch)' is not a valid branch name")
-        }
+        if let branch = options.branch { try TopicBranch.checkName(branch) }
         let root = workspace.root
         let escaping = snapshot.modules.compactMap { entry in
             ContainedPath.problem(entry.path, in: root).map {

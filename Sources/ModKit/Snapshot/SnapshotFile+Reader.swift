@@ -27,6 +27,7 @@ extension SnapshotFile {
             throw ManifestError(diagnostics: [.error("\(displayPath) is empty; expected a snapshot", at: file.location(Mark(line: 1, column: 1, offset: 0)))])
         }
         var reader = Reader(tag: tag)
+        reader.schema.refuseUnsupportedTags(in: root)
         let snapshot = reader.snapshot(root)
         guard let snapshot, reader.schema.problems.isEmpty else { throw ManifestError(diagnostics: file.diagnostics(reader.schema)) }
         return snapshot

@@ -86,6 +86,8 @@ enum PinCommand: Command {
                 for plan in plans where plan.hasChanges {
                     console.result(plan.diff, terminator: "")
                 }
+                // As `pin` says it; on stderr, so stdout stays a diff that `git apply` takes.
+                if !plans.contains(where: \.hasChanges) && blocking.isEmpty { console.info("every requirement is already pinned") }
             } else {
                 for plan in written {
                     let count = plan.findings.filter { $0.kind == .loose || $0.kind == .stale }.count
