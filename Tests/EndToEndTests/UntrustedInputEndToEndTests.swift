@@ -148,6 +148,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/.git/hooks/Io").path))
     }
 
+    @Test func guardRefusesAGeneratedFolderThatIsALinkOut() throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(at: sandbox.url("outside"), withIntermediateDirectories: true)
+        try sandbox.write("version: 1\nmodules:\n  - name: Core\n    path: Libs/Core\n", to: "ws/modkit.yml")
+        try sandbox.write("1.0.0\n", to: "ws/Libs/Core/VERSION")
+        try FileManager.default.createSymbolicLink(atPath: sandbox.url("ws/Libs/Core/Generated").path, withDestinationPath: sandbox.url("outside").path)
+        let result = try sandbox.modkit("guard", in: "ws")
+        #expect(result.status == 2, "\(result.out)\(result.err)")
+        #expect(result.err.contains("modkit.yml:4:11: error: module path 'Libs/Core/Generated' is a symbolic link to '\(sandbox.url("outside").path)', which leads outside the workspace"),
+                "\(result.err)")
+        #expect(listing(sandbox.url("outside")).isEmpty)
+    }
+
     @Test func aSnapshotPathThroughALinkIsRefusedBeforeAnythingIsCloned() throws {
         let sandbox = try Sandbox()
         try workspaceWithLink(to: "..", in: sandbox)

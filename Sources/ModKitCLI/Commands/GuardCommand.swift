@@ -48,7 +48,7 @@ enum GuardCommand: Command {
             let generated = run.workspace.manifest.defaults.generatedDir
             try run.workspace.checkContained(selected.map { module in
                 var inner = module
-                inner.path += "/" + generated
+                inner.path += "/" + generated.replacingOccurrences(of: "{module}", with: module.name)
                 return inner
             })
             return try write(run.workspace, selected: selected, check: check, dryRun: dryRun, context: context)
