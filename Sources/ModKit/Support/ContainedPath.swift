@@ -1,11 +1,8 @@
 import Foundation
 
-/// Where a module path really leads: each component that exists is looked at on disk, so a symbolic link committed in a
-/// repository (`Vendor -> ..`, `Vendor -> /tmp`) cannot carry a clone, a command or a write out of the workspace.
-///
-/// Every symbolic link is refused, also one that stays inside the workspace: it can lead into `.git`, `.modkit` or another
-/// module, where the checks on the written path (no `.git`, no nesting) cannot see it, and two paths could then name one
-/// directory. A module's directory and the directories above it must be real directories.
+/// Where a module path really leads, looked at on disk component by component, so that a committed symbolic link (`Vendor -> ..`,
+/// `Vendor -> /tmp`) cannot carry a clone, a command or a write out of the workspace; every link is refused, even one that stays
+/// inside, since it could lead into `.git`, `.modkit` or another module where the checks on written paths cannot see it.
 public enum ContainedPath {
     /// Why a path cannot be used, with what to do.
     public struct Problem: Error, Sendable, Equatable {

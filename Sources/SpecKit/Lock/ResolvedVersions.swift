@@ -105,8 +105,8 @@ extension ResolvedVersions {
     /// The lock files of one folder, in the order they are read.
     public static let lockFileNames = ["Podfile.lock", "Package.resolved", "Cartfile.resolved"]
 
-    /// Reads the lock files of one folder; `contents` returns a lock file's bytes by name, nil when it is absent, and throws when
-    /// it is there but cannot be read. Such a file, or a Package.resolved that is not JSON, is a problem named by its file, never skipped as if absent.
+    /// Reads the lock files of one folder (`contents` gives a lock file's bytes by name, nil when it is absent, and throws when it is
+    /// there but cannot be read), returning such a file or a Package.resolved that is not JSON as a problem, never skipped as if absent.
     public static func read(lockFiles contents: (String) throws -> [UInt8]?) -> (versions: ResolvedVersions, problems: [(file: String, error: SpecReadError)]) {
         var resolved = ResolvedVersions()
         var problems: [(file: String, error: SpecReadError)] = []
