@@ -55,9 +55,7 @@ public enum SnapshotCheckout {
         if let branch = options.branch { try TopicBranch.checkName(branch) }
         let root = workspace.root
         let escaping = snapshot.modules.compactMap { entry in
-            ContainedPath.problem(entry.path, in: root).map {
-                Diagnostic.error("\(name):\(manifestRepository.snapshotPath(name)): module '\(entry.name)': \($0.message)", hint: $0.hint)
-            }
+            ContainedPath.problem(entry.path, in: root).map { Diagnostic.error($0.message, at: snapshot.pathLocations[entry.name], hint: $0.hint) }
         }
         if !escaping.isEmpty { throw ManifestError(diagnostics: escaping) }
         let journalFile = CheckoutJournal.file(in: root)

@@ -28,8 +28,8 @@ extension SnapshotFile {
         }
         var reader = Reader(tag: tag)
         reader.schema.refuseUnsupportedTags(in: root)
-        let snapshot = reader.snapshot(root)
-        guard let snapshot, reader.schema.problems.isEmpty else { throw ManifestError(diagnostics: file.diagnostics(reader.schema)) }
+        guard var snapshot = reader.snapshot(root), reader.schema.problems.isEmpty else { throw ManifestError(diagnostics: file.diagnostics(reader.schema)) }
+        snapshot.pathLocations = reader.pathMarks.mapValues(file.location)
         return snapshot
     }
 
@@ -38,6 +38,8 @@ extension SnapshotFile {
         /// The tag the file is read from, which its `snapshot:` must name.
         let tag: String?
         var schema = YAMLSchemaReader()
+        /// Where each module's `path:` value is, by module name.
+        var pathMarks: [String: Mark] = [:]
 
         mutating func snapshot(_ root: YAMLNode) -> Snapshot? {
             guard let fields = schema.fields(root, allowed: SnapshotFile.topLevelKeys, in: "the snapshot") else { return nil }
@@ -69,6 +71,7 @@ extension SnapshotFile {
                         continue
                     }
                     paths[entry.path] = (moduleName, pathMark)
+                    pathMarks[moduleName] = pathMark
                     modules.append(entry)
                 }
                 // As in modkit.yml, repository modules may nest (repo and west nest projects); a directory module may not.
