@@ -24,6 +24,11 @@ import Testing
         #expect(list.status == 0, "\(list.err)")
         #expect(list.out == "Core\n")
 
+        let new = try sandbox.modkit("new", "Io", "--dir", "--path", "Libs/Io", in: "ws")
+        #expect(new.status == 0, "\(new.err)")
+        #expect(try Data(contentsOf: sandbox.url("ws/modkit.yml")) == Data((Self.bom + "version: 1\nworkspace: W\nmodules:\n  - name: Core\n    path: Libs/Core\n"
+            + "  - name: Io\n    path: Libs/Io\n").utf8), "new keeps the byte order mark")
+
         try sandbox.write(Self.bom + "version: 1\nmodules:\n  - name: Core\n    path: ../Core\n", to: "ws/modkit.yml")
         let bad = try sandbox.modkit("list", in: "ws")
         #expect(bad.status == 2)
