@@ -5,21 +5,27 @@ final class Parser {
     private let parser: UnsafeMutablePointer<yaml_parser_t>
     private let input: UnsafeMutableBufferPointer<UInt8>
     private var lines: LineTable
+    /// The bytes of a leading UTF-8 byte order mark kept from libyaml: 3 or 0.
+    private let skipped: Int
     private var anchors: [String: YAMLNode] = [:]
     private var depth = 0
     /// Deeper nesting than this is refused instead of overflowing the stack.
     static let maximumDepth = 1_000
 
+    /// A leading byte order mark is read as if absent (libyaml, told the encoding, would count it as a column of line 1);
+    /// marks still count offsets in the whole text, so edits and reader errors land where they are.
     init(text: String) {
         let bytes = Array(text.utf8)
         lines = LineTable(bytes)
-        input = .allocate(capacity: max(bytes.count, 1))
-        _ = input.initialize(from: bytes)
+        skipped = lines.starts[0]
+        let body = bytes[skipped...]
+        input = .allocate(capacity: max(body.count, 1))
+        _ = input.initialize(from: body)
         parser = .allocate(capacity: 1)
         // Fails only when out of memory; libyaml zeroes the struct first, so deinit may still delete it.
         precondition(yaml_parser_initialize(parser) == 1, "libyaml could not allocate a parser")
         yaml_parser_set_encoding(parser, YAML_UTF8_ENCODING)
-        yaml_parser_set_input_string(parser, input.baseAddress, bytes.count)
+        yaml_parser_set_input_string(parser, input.baseAddress, body.count)
     }
 
     deinit {
@@ -158,7 +164,7 @@ final class Parser {
         let p = parser.pointee
         let message = p.problem.map { String(cString: $0) } ?? "invalid YAML"
         let at: Mark = p.error == YAML_READER_ERROR
-            ? lines.mark(offset: p.problem_offset)
+            ? lines.mark(offset: p.problem_offset + skipped)
             : mark(p.problem_mark)
         let context = p.context.map { String(cString: $0) }
         return YAMLError(message: message, mark: at, context: context, contextMark: context == nil ? nil : mark(p.context_mark))

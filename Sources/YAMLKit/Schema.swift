@@ -66,6 +66,31 @@ public struct YAMLSchemaReader: Sendable {
         problems.append(YAMLProblem(message: message, mark: mark, hint: hint, note: note))
     }
 
+    /// The explicit tags modkit's files may carry: the core schema's types it reads, and `!` (a plain string).
+    public static let supportedTags = Set(["!"] + ["str", "int", "bool", "null", "seq", "map"].map { "tag:yaml.org,2002:" + $0 })
+
+    /// Reports each node (keys included, an aliased one once) whose explicit tag is not supported: a `!!binary` or `!custom` value
+    /// would otherwise be read as its plain text.
+    public mutating func refuseUnsupportedTags(in root: YAMLNode) {
+        var pending = [root]
+        var seen = Set<Int>()
+        while let node = pending.popLast() {
+            let tag: String?
+            switch node {
+            case .scalar(let scalar): tag = scalar.tag
+            case .mapping(let mapping):
+                tag = mapping.tag
+                for entry in mapping.entries.reversed() { pending += [entry.value, entry.key] }
+            case .sequence(let sequence):
+                tag = sequence.tag
+                pending += sequence.items.reversed()
+            }
+            guard let tag, !Self.supportedTags.contains(tag), seen.insert(node.start.offset).inserted else { continue }
+            let shown = tag.hasPrefix("tag:yaml.org,2002:") ? "!!" + tag.dropFirst("tag:yaml.org,2002:".count) : tag
+            report("unsupported YAML tag '\(shown)'", at: node.start, hint: "remove the tag: modkit reads strings, numbers, booleans, sequences and mappings as written")
+        }
+    }
+
     public mutating func warn(_ message: String, at mark: Mark, hint: String? = nil) {
         problems.append(YAMLProblem(.warning, message: message, mark: mark, hint: hint))
     }

@@ -173,4 +173,23 @@ import Testing
         #expect(kinds.map(\.count) == [5, 1])
         #expect(WarningKinds.kind(of: "repo's project 'a' is odd") == WarningKinds.kind(of: "repo's project 'b' is odd"))
     }
+
+    @Test func anIncludeOutsideTheManifestsDirectoryIsRefusedWithoutReadingIt() throws {
+        let temp = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        try "secret-line: do not echo\n".write(to: temp.appendingPathComponent("secret.txt"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: temp.appendingPathComponent("m"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: temp.appendingPathComponent("m/link.xml").path, withDestinationPath: "../secret.txt")
+        for name in ["/etc/passwd", "../secret.txt", "link.xml", temp.appendingPathComponent("secret.txt").path] {
+            do {
+                _ = try importRepo(["m/default.xml": "<manifest>\(Self.remote)\n<include name=\"\(name)\"/></manifest>"], main: "m/default.xml", in: temp)
+                Issue.record("\(name): an include outside must fail")
+            } catch {
+                let text = error.description
+                #expect(error.diagnostics.first?.message.hasPrefix("<include name=\"\(name)\"> names a file outside") == true, "\(text)")
+                #expect(error.diagnostics.first?.location?.line == 2, "\(text)")
+                #expect(!text.contains("secret-line") && !text.contains("root:"), "\(text)")
+            }
+        }
+    }
 }

@@ -82,4 +82,13 @@ import Testing
         let result = try read("deps.repos", Array("repositories:\n  src/a:\n    type: git\n    url: file:///a\n    verison: main\n".utf8))
         #expect(result.warnings.map(\.message) == ["repository 'src/a': 'verison' is not carried over (did you mean 'version'?)"])
     }
+
+    @Test func westAndVcstoolFilesWithAByteOrderMarkReadAsWithout() throws {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let west = try read("west.yml", bom + Array("manifest:\n  projects:\n    - name: a\n      url: file:///a\n      revision: main\n".utf8))
+        #expect(west.modules.map(\.path) == ["a"])
+        let repos = try read("deps.repos", bom + Array("repositories:\n  src/b:\n    type: git\n    url: file:///b\n    version: main\n".utf8))
+        #expect(repos.modules.map(\.path) == ["src/b"])
+        #expect(errors("deps.repos", "\u{FEFF}repositories:\n  src/b: [x\n") == ["deps.repos:3:1: invalid YAML: did not find expected ',' or ']' (while parsing a flow sequence started at line 2)"])
+    }
 }

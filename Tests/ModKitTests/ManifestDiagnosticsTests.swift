@@ -236,4 +236,38 @@ import Testing
         #expect(d.rendered(colored: true).contains("\u{1B}[1;35mwarning:\u{1B}[0m"))
         #expect(Diagnostic.error("no location").description == "error: no location")
     }
+
+    @Test func aManifestWithAByteOrderMarkLoadsAndItsErrorsKeepTheirPositions() throws {
+        let manifest = try ManifestLoader.parse(text: "\u{FEFF}version: 1\nworkspace: W\nmodules:\n  - name: Core\n    path: Libs/Core\n",
+                                                file: file, displayPath: "modkit.yml")
+        #expect(manifest.modules.map(\.path) == ["Libs/Core"])
+        #expect(manifest.modules[0].location == SourceLocation(file: "modkit.yml", line: 4, column: 5))
+        let unknown = problems("\u{FEFF}versoin: 1\nmodules: []\n")
+        #expect(unknown.first?.description.hasPrefix("modkit.yml:1:1: error: unknown key 'versoin' in modkit.yml (did you mean 'version'?)\nversoin: 1\n^\n") == true)
+        let tooNew = problems("\u{FEFF}version: 99\nmodules: []\n")
+        #expect(tooNew.map(\.location) == [SourceLocation(file: "modkit.yml", line: 1, column: 10)])
+        #expect(tooNew.first?.sourceLine == "version: 99")
+    }
+
+    @Test func controlCharactersInPathsAndNamesAreRefusedWhereTheyAre() {
+        let text = "version: 1\nmodules:\n  - name: Core\n    path: \"Libs/Core\\0x\"\n  - name: \"Net\\x7F\"\n    path: \"Libs/\\tNet\"\n"
+        #expect(problems(text).map { "\($0.location!.line):\($0.location!.column) \($0.message)" } == [
+            "4:11 module path \"Libs/Core\\x00x\" holds the control character U+0000 (NUL)",
+            "5:11 module name 'Net\u{7F}' is not a package name",
+            "6:11 module path \"Libs/\\tNet\" holds the control character U+0009 (TAB)",
+        ])
+        #expect(RelativePath.normalize("a/b\u{1F}") == .failure(.control("\u{1F}")))
+        #expect(RelativePath.normalize("a/b\u{80}") == .success("a/b\u{80}"))
+    }
+
+    @Test func unsupportedTagsAreRefusedWhereTheyAre() throws {
+        let text = "version: 1\nworkspace: !!binary aGVsbG8=\nmodules:\n  - !custom {name: Core, path: Libs/Core}\n  - name: !!str Net\n    path: !!timestamp 2001-12-14\n"
+        #expect(problems(text).map { "\($0.location!.line):\($0.location!.column) \($0.message)" } == [
+            "2:12 unsupported YAML tag '!!binary'",
+            "4:5 unsupported YAML tag '!custom'",
+            "6:11 unsupported YAML tag '!!timestamp'",
+        ])
+        let plain = try ManifestLoader.parse(text: "version: !!int 1\nmodules:\n  - {name: !!str Core, path: ! Libs/Core}\n", file: file, displayPath: "modkit.yml")
+        #expect(plain.modules.map(\.path) == ["Libs/Core"])
+    }
 }

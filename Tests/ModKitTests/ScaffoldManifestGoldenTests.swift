@@ -47,9 +47,9 @@ import Testing
     /// YAML also breaks lines at a lone CR and at NEL: the edit lands where the parser says, every other byte kept.
     @Test func linesBrokenByLoneCROrNELAreKeptAsTheyAre() throws {
         let file = URL(fileURLWithPath: "/workspace/modkit.yml")
-        let flow = "version: 1\rmodules: [{name: A, path: A},\r  {name: B, path: \"L\r\r B\"}]\r# end\r"
+        let flow = "version: 1\rmodules: [{name: A, path: A},\r  {name: B, path: B, revision: \"L\r\r B\"}]\r# end\r"
         let editedFlow = try ManifestAppender.append([.init(name: "C", path: "C")], to: flow)
-        #expect(editedFlow == "version: 1\rmodules: [{name: A, path: A},\r  {name: B, path: \"L\r\r B\"}, {name: C, path: C}]\r# end\r")
+        #expect(editedFlow == "version: 1\rmodules: [{name: A, path: A},\r  {name: B, path: B, revision: \"L\r\r B\"}, {name: C, path: C}]\r# end\r")
         #expect(try ManifestLoader.parse(text: editedFlow, file: file, displayPath: "modkit.yml").modules.map(\.name) == ["A", "B", "C"])
 
         let block = "version: 1\u{85}modules:\u{85}  - name: A\u{85}    path: A\u{85}"

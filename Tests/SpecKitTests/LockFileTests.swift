@@ -115,4 +115,28 @@ import Testing
         #expect(resolved.version(for: cart) == "2.0.0")
         #expect(resolved.version(for: package) == "0.9.0")
     }
+
+    @Test func lockFilesWithAByteOrderMarkReadAsWithout() throws {
+        let bom = "\u{FEFF}"
+        #expect(ResolvedVersions.podfileLock(bom + "PODS:\r\n  - Core (1.0.1)\r\n").pods == ["Core": "1.0.1"])
+        #expect(ResolvedVersions.cartfileResolved(bom + "github \"acme/Net\" \"2.0.0\"\n").carthageVersion(named: "acme/Net") == "2.0.0")
+        let resolved = try ResolvedVersions.packageResolved(bom + "{\"pins\":[{\"identity\":\"log\",\"location\":\"https://x/Log.git\",\"state\":{\"version\":\"0.9.0\"}}],\"version\":2}")
+        #expect(resolved.packageVersion(identity: "log") == "0.9.0")
+        let cartfile = try SpecReader.read(Array((bom + "github \"acme/Net\" ~> 1.0\n").utf8), kind: .cartfile)
+        #expect(cartfile.map(\.name) == ["acme/Net"])
+        #expect(cartfile[0].span.line == 1 && cartfile[0].span.column == 19)
+    }
+
+    @Test func aLockFileThatCannotBeReadIsAProblemNamingIt() {
+        let (versions, problems) = ResolvedVersions.read { name in
+            switch name {
+            case "Podfile.lock": throw SpecReadError(line: 1, column: 1, message: "cannot read the file: Permission denied")
+            case "Package.resolved": return Array("{\"version\": 2}".utf8)
+            default: return Array("\u{FEFF}github \"acme/Net\" \"2.0.0\"\n".utf8)
+            }
+        }
+        #expect(problems.map(\.file) == ["Podfile.lock", "Package.resolved"])
+        #expect(problems[0].error.message.contains("Permission denied"))
+        #expect(versions.carthageVersion(named: "acme/Net") == "2.0.0")
+    }
 }

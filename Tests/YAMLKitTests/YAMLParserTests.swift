@@ -139,5 +139,28 @@ import YAMLKit
             #expect(error.mark == Mark(line: 2, column: 5, offset: 9))
         }
     }
-}
 
+    @Test func aByteOrderMarkIsReadAsIfAbsent() throws {
+        let root = try #require(try YAML.parse("\u{FEFF}version: 1\nworkspace: W\n")?.mapping)
+        #expect(root.entries.map { $0.key.string } == ["version", "workspace"])
+        #expect(root.entries[0].key.start == Mark(line: 1, column: 1, offset: 3))
+        #expect(root["workspace"]?.scalar?.start == Mark(line: 2, column: 12, offset: 25))
+        #expect(try YAML.parseDocuments("\u{FEFF}a: 1\n---\nb: 2\n").count == 2)
+    }
+
+    @Test func errorsInAFileWithAByteOrderMarkKeepTheirPositions() {
+        do {
+            _ = try YAML.parse("\u{FEFF}key: [one, two\n")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.mark.line == 2 && error.mark.column == 1)
+            #expect(error.contextMark == Mark(line: 1, column: 6, offset: 8))
+        }
+        do {
+            _ = try YAML.parse("\u{FEFF}a: x\u{7}y\n")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.mark == Mark(line: 1, column: 5, offset: 7))
+        }
+    }
+}

@@ -42,9 +42,13 @@ public enum SpecFiles {
         guard let kind = SpecFileKind(fileName: url.lastPathComponent) else {
             return .failure(SpecFileProblem(url: url, message: "not a spec file modkit reads"))
         }
-        guard let bytes = overlay?.bytes(of: url) ?? FileManager.default.contents(atPath: url.path).map({ [UInt8]($0) }) else {
-            return .failure(SpecFileProblem(url: url, message: "cannot read the file"))
+        var planned = overlay?.bytes(of: url)
+        if planned == nil {
+            do { planned = try bytesIfPresent(url) } catch {
+                return .failure(SpecFileProblem(url: url, line: error.line, column: error.column, message: error.message))
+            }
         }
+        guard let bytes = planned else { return .failure(SpecFileProblem(url: url, message: "the file does not exist")) }
         do {
             let requirements = try SpecReader.read(bytes, kind: kind)
             let declaration = try SpecReader.declaration(bytes, kind: kind)
@@ -54,8 +58,32 @@ public enum SpecFiles {
         }
     }
 
-    /// Versions resolved by the lock files at the root of `directory` (Podfile.lock, Package.resolved, Cartfile.resolved).
-    public static func resolvedVersions(in directory: URL) -> ResolvedVersions {
-        ResolvedVersions.read { name in FileManager.default.contents(atPath: directory.appendingPathComponent(name).path).map { [UInt8]($0) } }
+    /// Versions resolved by the lock files at the root of `directory` (Podfile.lock, Package.resolved, Cartfile.resolved), and each lock file
+    /// that is there but cannot be read.
+    public static func resolvedVersions(in directory: URL) -> (versions: ResolvedVersions, problems: [SpecFileProblem]) {
+        let (versions, problems) = ResolvedVersions.read { name in try bytesIfPresent(directory.appendingPathComponent(name)) }
+        return (versions, problems.map {
+            SpecFileProblem(url: directory.appendingPathComponent($0.file), line: $0.error.line, column: $0.error.column, message: $0.error.message)
+        })
+    }
+
+    /// The one way spec and lock files are loaded: their bytes, nil when nothing is at `url`, and an error saying why when something is
+    /// there but cannot be read (no permission, a directory, a link to nothing), so such a file is never taken for an absent one.
+    static func bytesIfPresent(_ url: URL) throws(SpecReadError) -> [UInt8]? {
+        if let data = FileManager.default.contents(atPath: url.path) { return [UInt8](data) }
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw SpecReadError(line: 1, column: 1, message: "cannot read the file: \(String(cString: strerror(errno)))")
+        }
+        let reason: String
+        if info.st_mode & S_IFMT == S_IFDIR {
+            reason = "it is a directory"
+        } else if info.st_mode & S_IFMT == S_IFLNK, stat(url.path, &info) != 0 {
+            reason = "it is a symbolic link to nothing"
+        } else {
+            reason = access(url.path, R_OK) != 0 ? String(cString: strerror(errno)) : "reading it failed"
+        }
+        throw SpecReadError(line: 1, column: 1, message: "cannot read the file: \(reason)")
     }
 }

@@ -59,14 +59,15 @@ public struct WorkspaceSpecs: Sendable {
             if let planned = versions[module.name] {
                 version = ModuleVersion(version: SemanticVersion(planned, twoParts: manifest.isInterface(module.name)), raw: planned, source: version.source, location: version.location)
             }
-            return ModuleSpecs(
-                module: module, directory: directory, version: version,
-                files: files, problems: problems,
-                // The nearest lock file wins: a spec file's own folder, then the module's root, then the workspace root.
-                resolved: lockDirectories(of: files, in: directory).reduce(rootResolved.merging(SpecFiles.resolvedVersions(in: directory))) {
-                    $0.merging(SpecFiles.resolvedVersions(in: $1))
-                }
-            )
+            // The nearest lock file wins: a spec file's own folder, then the module's root, then the workspace root.
+            var resolved = rootResolved.versions
+            problems += rootResolved.problems
+            for folder in [directory] + lockDirectories(of: files, in: directory) {
+                let locks = SpecFiles.resolvedVersions(in: folder)
+                resolved = resolved.merging(locks.versions)
+                problems += locks.problems
+            }
+            return ModuleSpecs(module: module, directory: directory, version: version, files: files, problems: problems, resolved: resolved)
         }
         return WorkspaceSpecs(workspace: workspace, modules: modules)
     }

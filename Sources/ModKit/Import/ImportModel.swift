@@ -94,6 +94,20 @@ struct ImportSource {
         lines = SourceText(text)
     }
 
+    /// `name` resolved against `directory` when it stays inside it on the real file system (links followed), else nil: an include or
+    /// import names files of the repository it comes from, so an absolute name or one that leads out is never read, nor echoed.
+    static func inside(_ name: String, directory: URL) -> URL? {
+        guard !name.hasPrefix("/"), case .success(let relative) = RelativePath.normalize(name) else { return nil }
+        let url = relative.isEmpty ? directory : directory.appendingPathComponent(relative)
+        guard let real = realpath(url.path, nil) else { return url }
+        defer { free(real) }
+        let resolved = String(cString: real)
+        guard let base = realpath(directory.path, nil) else { return nil }
+        defer { free(base) }
+        let top = String(cString: base)
+        return resolved == top || resolved.hasPrefix(top.hasSuffix("/") ? top : top + "/") ? url : nil
+    }
+
     /// Reads `url` as UTF-8; an unreadable file is an input error, and so is a non-UTF-8 one, at the first byte that is not UTF-8.
     static func read(_ url: URL, displayPath: String) throws(ManifestError) -> ImportSource {
         guard let data = FileManager.default.contents(atPath: url.path) else {

@@ -90,7 +90,10 @@ struct RepoIncludes {
             guard let name = element["name"], !name.isEmpty else {
                 throw ManifestError(diagnostics: [source.diagnostic(.error, "<include> needs a 'name'", line: element.line)])
             }
-            let url = URL(fileURLWithPath: name, relativeTo: directory).standardizedFileURL
+            guard let url = ImportSource.inside(name, directory: directory)?.standardizedFileURL else {
+                throw ManifestError(diagnostics: [source.diagnostic(.error, "<include name=\"\(name)\"> names a file outside \(displayDirectory.isEmpty ? "the manifests repository" : displayDirectory)",
+                                                                    line: element.line, hint: "an include names a file of the manifests repository, relative to \(directory.path)")])
+            }
             if chain.contains(url.path) {
                 throw ManifestError(diagnostics: [source.diagnostic(
                     .error, "<include name=\"\(name)\"> includes itself\(url.path == path ? "" : " through the files that include it")", line: element.line,

@@ -33,6 +33,12 @@ enum WestImports {
             } else {
                 (directory, shownDirectory) = (manifest.root, "")
             }
+            guard ContainedPath.problem(shownDirectory, in: manifest.root) == nil,
+                  ImportSource.inside(pending.entry.file, directory: directory) != nil else {
+                let holder = shownDirectory.isEmpty ? "the workspace" : shownDirectory
+                manifest.importNotes.append("cannot follow the import of '\(pending.entry.file)': it names a file outside \(holder)")
+                continue
+            }
             for (file, shown) in manifestFiles(pending.entry.file, in: directory, shownAs: shownDirectory)
             where followed.insert(file.standardizedFileURL.path).inserted {
                 let result: ImportResult
@@ -55,7 +61,8 @@ enum WestImports {
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return [] }
         guard isDirectory.boolValue else { return [(url, shown)] }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.hasSuffix(".yml") }.sorted()
-        return names.map { (url.appendingPathComponent($0), DisplayPath.join(shown, $0)) }
+        return names.filter { ImportSource.inside(file + "/" + $0, directory: directory) != nil }
+            .map { (url.appendingPathComponent($0), DisplayPath.join(shown, $0)) }
     }
 
     /// Appends the projects of one imported manifest and queues its own imports.

@@ -60,6 +60,8 @@ public struct Module: Sendable, Hashable {
     public var implements: String? = nil
     /// `guard-mode:` as written; nil takes `effectiveGuardMode`'s default.
     public var guardMode: VersionGuardMode? = nil
+    /// Where its `path:` value is in the manifest, for errors about the directory it names.
+    public var pathLocation: SourceLocation? = nil
 
     public var kind: Kind { url == nil ? .directory : .repository }
 

@@ -164,6 +164,7 @@ extension ManifestDecoder {
         module.specs = specs
         module.implements = implements
         module.guardMode = guardMode
+        module.pathLocation = pathMark.map(location)
         return Decoded(module: module, nameMark: nameMark, pathMark: path == nil ? nil : pathMark, implementsMark: implementsMark, versionMark: versionMark)
     }
 

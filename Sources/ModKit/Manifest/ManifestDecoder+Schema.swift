@@ -20,6 +20,7 @@ extension ManifestDecoder {
             error("this manifest needs schema version \(number); this modkit understands version \(Manifest.supportedSchemaVersion) — upgrade modkit", at: node.start)
             return nil
         }
+        schema.refuseUnsupportedTags(in: root)
         guard let fields = schema.fields(root, allowed: Self.topLevelKeys, in: "modkit.yml") else { return nil }
 
         var schemaVersion = Manifest.supportedSchemaVersion

@@ -39,6 +39,11 @@ public enum ManifestLoader {
         return try parse(text: text, file: file, displayPath: shown)
     }
 
+    /// The manifest's text for an edit, every byte kept, a byte order mark too (Foundation's UTF-8 reading drops it).
+    static func textForEditing(_ file: URL) throws -> String {
+        String(decoding: try Data(contentsOf: file), as: UTF8.self)
+    }
+
     /// Validates manifest text as if read from `file`; throws every problem at once.
     public static func parse(text: String, file: URL, displayPath: String) throws(ManifestError) -> Manifest {
         var decoder = ManifestDecoder(text: text, displayPath: displayPath)

@@ -94,7 +94,7 @@ public struct ScaffoldStaging {
     private static func finish(_ journal: Journal, staging: ScaffoldStaging) -> String {
         let manifest = URL(fileURLWithPath: journal.manifestFile)
         removeTemporaryFiles(next: manifest, of: journal.pid)
-        let current = try? String(contentsOf: manifest, encoding: .utf8)
+        let current = try? ManifestLoader.textForEditing(manifest)
         guard current == journal.newManifest || current == journal.originalManifest else {
             return "an interrupted '\(journal.command)' could not be finished: \(manifest.path) changed since; its files are in \(staging.directory.path)"
         }

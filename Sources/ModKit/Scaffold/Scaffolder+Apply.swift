@@ -7,7 +7,7 @@ import GitKit
 extension Scaffolder {
     public static func apply(_ plan: ScaffoldPlan) throws -> ScaffoldResult {
         // The manifest must still be the text the plan edited (the caller holds the workspace lock from here on).
-        let current = try? String(contentsOf: plan.manifestFile, encoding: .utf8)
+        let current = try? ManifestLoader.textForEditing(plan.manifestFile)
         guard current == plan.originalManifest else {
             throw ModKitError.input("\(plan.manifestDisplayPath) changed while modkit new was planning; nothing was written", hint: "run the command again")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import YAMLKit
 
 /// The checks on a new module's name, path and kind, each problem reported with what to do.
 extension Scaffolder {
@@ -27,6 +28,8 @@ extension Scaffolder {
             case .success, .failure(.empty): throw ModKitError.input("--path '\(requested)' is the workspace root", hint: "give the module a directory of its own")
             case .failure(.absolute): throw ModKitError.input("--path '\(requested)' is not inside the workspace")
             case .failure(.escapes): throw ModKitError.input("--path '\(requested)' escapes the workspace", hint: "modules must lie below the directory of modkit.yml")
+            case .failure(.control(let scalar)):
+                throw ModKitError.input("--path \"\(StringEscaping.yamlDoubleQuoted(requested))\" holds the control character \(RelativePath.describe(scalar))")
             }
         }
         // The folder most existing modules of the same kind share, e.g. `Libs`.
@@ -47,6 +50,10 @@ extension Scaffolder {
             let first = path.prefix { $0 != "/" }
             if first == ".modkit" || first == ".git" {
                 problems.append(.error("module path '\(path)' lies inside the private directory '\(first)'"))
+                continue
+            }
+            if let problem = ContainedPath.problem(path, in: manifest.root) {
+                problems.append(.error(problem.message, hint: problem.hint))
                 continue
             }
             if FileManager.default.fileExists(atPath: manifest.root.appendingPathComponent(path).path) {

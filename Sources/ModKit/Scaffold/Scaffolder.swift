@@ -112,7 +112,7 @@ public enum Scaffolder {
         }
         guard problems.isEmpty else { throw TemplateError(problems) }
 
-        let original = try String(contentsOf: manifest.file, encoding: .utf8)
+        let original = try ManifestLoader.textForEditing(manifest.file)
         let updated = try editedManifest(original, adding: modules, manifest: manifest)
         let revision = manifest.defaults.revision
         let branch = revision.flatMap { $0.count == 40 && $0.allSatisfy(\.isHexDigit) ? nil : $0 }

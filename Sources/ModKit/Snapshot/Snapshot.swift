@@ -47,6 +47,15 @@ public struct Snapshot: Sendable, Equatable, Codable {
     public var manifest: ManifestState?
     /// In manifest order.
     public var modules: [Entry]
+    /// Where each module's `path:` is in the file the snapshot was read from, by module name, for errors about the directory it names;
+    /// not part of what the snapshot records, so neither written nor compared.
+    public var pathLocations: [String: SourceLocation] = [:]
+
+    private enum CodingKeys: String, CodingKey { case name, created, workspace, manifest, modules }
+
+    public static func == (a: Snapshot, b: Snapshot) -> Bool {
+        (a.name, a.created, a.workspace, a.manifest, a.modules) == (b.name, b.created, b.workspace, b.manifest, b.modules)
+    }
 
     public init(name: String, created: String, workspace: String? = nil, manifest: ManifestState? = nil, modules: [Entry]) {
         self.name = name

@@ -52,10 +52,12 @@ public enum SnapshotCheckout {
         let manifestRepository = try ManifestRepository.open(workspace, for: "modkit checkout")
         let settled = try TagJournal.settle(in: workspace.root, manifestRepository: manifestRepository)
         let (snapshot, snapshotCommit) = try SnapshotCatalog.load(name, in: manifestRepository)
-        if let branch = options.branch, !Repository.isValidTagName(branch) || branch.hasPrefix("-") {
-            throw ModKitError.input("'\(branch)' is not a valid branch name")
-        }
+        if let branch = options.branch { try TopicBranch.checkName(branch) }
         let root = workspace.root
+        let escaping = snapshot.modules.compactMap { entry in
+            ContainedPath.problem(entry.path, in: root).map { Diagnostic.error($0.message, at: snapshot.pathLocations[entry.name], hint: $0.hint) }
+        }
+        if !escaping.isEmpty { throw ManifestError(diagnostics: escaping) }
         let journalFile = CheckoutJournal.file(in: root)
         let journal = try CheckoutJournal.read(in: root)
         if let journal, journal.snapshot != name || journal.branch != options.branch {
@@ -101,7 +103,13 @@ public enum SnapshotCheckout {
         let paths = targets.map(\.entry.path)
         let excludeInner = { NestedModules.excludeInnerPaths(paths) { workspace.manifest.directory(ofPath: $0) } }
         targets = NestedModules.mapInWaves(targets, path: \.entry.path, afterWave: excludeInner) { wave in
-            Parallel.map(wave, jobs: networkJobs) { $0.exists ? $0 : $0.resolve(cloning: true) }
+            Parallel.map(wave, jobs: networkJobs) { target in
+                // Checked again wave by wave: a repository cloned in an earlier wave may hold a link an inner module's path goes through.
+                guard let problem = ContainedPath.problem(target.entry.path, in: root) else { return target.exists ? target : target.resolve(cloning: true) }
+                var refused = target
+                refused.problems.append("\(target.entry.name): \(problem.message)")
+                return refused
+            }
         }
         problems = targets.flatMap(\.problems)
         var warnings = settled + targets.flatMap(\.warnings)

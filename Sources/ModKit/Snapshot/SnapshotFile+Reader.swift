@@ -27,8 +27,9 @@ extension SnapshotFile {
             throw ManifestError(diagnostics: [.error("\(displayPath) is empty; expected a snapshot", at: file.location(Mark(line: 1, column: 1, offset: 0)))])
         }
         var reader = Reader(tag: tag)
-        let snapshot = reader.snapshot(root)
-        guard let snapshot, reader.schema.problems.isEmpty else { throw ManifestError(diagnostics: file.diagnostics(reader.schema)) }
+        reader.schema.refuseUnsupportedTags(in: root)
+        guard var snapshot = reader.snapshot(root), reader.schema.problems.isEmpty else { throw ManifestError(diagnostics: file.diagnostics(reader.schema)) }
+        snapshot.pathLocations = reader.pathMarks.mapValues(file.location)
         return snapshot
     }
 
@@ -37,6 +38,8 @@ extension SnapshotFile {
         /// The tag the file is read from, which its `snapshot:` must name.
         let tag: String?
         var schema = YAMLSchemaReader()
+        /// Where each module's `path:` value is, by module name.
+        var pathMarks: [String: Mark] = [:]
 
         mutating func snapshot(_ root: YAMLNode) -> Snapshot? {
             guard let fields = schema.fields(root, allowed: SnapshotFile.topLevelKeys, in: "the snapshot") else { return nil }
@@ -68,6 +71,7 @@ extension SnapshotFile {
                         continue
                     }
                     paths[entry.path] = (moduleName, pathMark)
+                    pathMarks[moduleName] = pathMark
                     modules.append(entry)
                 }
                 // As in modkit.yml, repository modules may nest (repo and west nest projects); a directory module may not.

@@ -1,12 +1,18 @@
+import YAMLKit
+
 /// Normalises paths written in the manifest, relative to the workspace root.
 public enum RelativePath {
     public enum Problem: Error, Sendable, Equatable {
         case empty, absolute, escapes
+        /// A C0 control character or DEL: a NUL cuts the path short for every system call, and the others hide in terminals and scripts.
+        case control(Unicode.Scalar)
     }
 
-    /// `Libs/./Core/` → `Libs/Core`; `a/../b` → `b`; an absolute path (`/x`, `~/x`) or one that climbs above the root is a problem; `.` normalises to "".
+    /// `Libs/./Core/` → `Libs/Core`; `a/../b` → `b`; an absolute path (`/x`, `~/x`), one that climbs above the root or one with a control
+    /// character is a problem; `.` normalises to "".
     public static func normalize(_ path: String) -> Result<String, Problem> {
         if path.isEmpty { return .failure(.empty) }
+        if let control = path.unicodeScalars.first(where: { $0.value < 0x20 || $0.value == 0x7F }) { return .failure(.control(control)) }
         if path.hasPrefix("/") || path.hasPrefix("~") { return .failure(.absolute) }
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
@@ -56,6 +62,9 @@ public enum RelativePath {
     /// Why `value` cannot be a module's directory (the rules of modkit.yml, for every file that names module paths), or its normal form.
     public static func modulePath(_ value: String) -> Result<String, ModulePathProblem> {
         switch normalize(value) {
+        case .failure(.control(let scalar)):
+            return .failure(ModulePathProblem(message: "module path \"\(StringEscaping.yamlDoubleQuoted(value))\" holds the control character \(describe(scalar))",
+                                              hint: "a path may not hold control characters (U+0000 to U+001F) or DEL"))
         case .failure(.absolute):
             return .failure(ModulePathProblem(message: "module path '\(value)' is absolute", hint: "write it relative to the workspace root (the directory of modkit.yml)"))
         case .failure(.escapes):
@@ -69,6 +78,17 @@ public enum RelativePath {
             }
             return .success(path)
         }
+    }
+}
+
+extension RelativePath {
+    /// `U+0000 (NUL)`: a control character named for a message, since printing it would hide it or cut the message.
+    public static func describe(_ scalar: Unicode.Scalar) -> String {
+        let names = ["NUL", "SOH", "STX", "ETX", "EOT", "ENQ", "ACK", "BEL", "BS", "TAB", "LF", "VT", "FF", "CR", "SO", "SI",
+                     "DLE", "DC1", "DC2", "DC3", "DC4", "NAK", "SYN", "ETB", "CAN", "EM", "SUB", "ESC", "FS", "GS", "RS", "US"]
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let name = scalar.value < 0x20 ? names[Int(scalar.value)] : scalar.value == 0x7F ? "DEL" : nil
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + (name.map { " (\($0))" } ?? "")
     }
 }
 

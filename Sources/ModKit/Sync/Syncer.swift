@@ -30,6 +30,13 @@ public enum Syncer {
                 observe(.finished(result))
                 return result
             }
+            // Checked again here, wave by wave: a module cloned in an earlier wave may hold a link a nested module's path goes through.
+            if let problem = ContainedPath.problem(module.path, in: workspace.root) {
+                var result = ModuleSyncResult(name: module.name, path: module.path, outcome: .failed, detail: problem.message)
+                result.error = problem.message
+                observe(.finished(result))
+                return result
+            }
             let syncer = ModuleSyncer(
                 module: module, directory: manifest.directory(of: module), url: url,
                 remote: manifest.defaults.remote, revision: manifest.revision(of: module),

@@ -22,6 +22,14 @@ public struct StartResult: Sendable, Codable, Equatable {
 
 /// `modkit start BRANCH`: a topic branch from the current commit in each selected repository.
 public enum TopicBranch {
+    /// Refuses a name git would refuse for a branch (`git check-ref-format --branch`), before any repository is touched.
+    public static func checkName(_ branch: String) throws(ModKitError) {
+        guard Repository.isValidBranchName(branch) else {
+            throw ModKitError.input("'\(branch)' is not a valid branch name",
+                                    hint: "git's rules: no '..', '~', '^', ':', '?', '*', '[', '\\', spaces or control characters, no '/' at either end or twice in a row, no leading '-'")
+        }
+    }
+
     public static func start(_ branch: String, in modules: [Module], workspace: Workspace, jobs: Int) -> [StartResult] {
         let manifest = workspace.manifest
         // Directory modules share the manifest repository: start the branch there once.

@@ -15,6 +15,9 @@ public struct CommandSpec: Sendable {
     public var reachesRemotes = false
     /// Whether the command prints a JSON report with --json (docs/json.md); the others refuse --json.
     public var offersJSON = true
+    /// Whether the command runs commands in module directories without changing the workspace itself (forall); like a
+    /// mutating command, it refuses module paths that lead through a symbolic link before it runs anything.
+    public var runsInModules = false
 }
 
 /// A modkit subcommand: a spec for parsing and help, and a run function over ModKit.

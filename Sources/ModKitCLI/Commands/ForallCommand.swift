@@ -32,7 +32,8 @@ enum ForallCommand: Command {
             "modkit forall --affected origin/main --topo -c 'swift test'",
             "modkit forall -j 1 -c 'git add -p'",
             "modkit forall -c 'echo $MODKIT_MODULE $MODKIT_VERSION' --json",
-        ]
+        ],
+        runsInModules: true
     )
 
     /// One module in `modkit forall --json`.

@@ -43,7 +43,15 @@ enum GuardCommand: Command {
         let check = context.arguments.flag("check")
         let dryRun = context.arguments.flag("dry-run")
         return try context.withWorkspace { run in
-            try write(run.workspace, selected: try run.modules(), check: check, dryRun: dryRun, context: context)
+            let selected = try run.modules()
+            // Guard files go one directory further down: that directory must not be a link out either.
+            let generated = run.workspace.manifest.defaults.generatedDir
+            try run.workspace.checkContained(selected.map { module in
+                var inner = module
+                inner.path += "/" + generated.replacingOccurrences(of: "{module}", with: module.name)
+                return inner
+            })
+            return try write(run.workspace, selected: selected, check: check, dryRun: dryRun, context: context)
         }
     }
 

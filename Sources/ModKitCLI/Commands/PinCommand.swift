@@ -58,7 +58,10 @@ enum PinCommand: Command {
     private static func pin(_ workspace: Workspace, modules: [Module], check: Bool, dryRun: Bool, strict: Bool, context: Context) throws -> ExitStatus {
 
         let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
+        // A lock file at the workspace root is every module's: named once.
+        var seen = Set<String>()
         let problems = specs.modules.filter { selected in modules.contains { $0.name == selected.module.name } }.flatMap(\.problems)
+            .filter { seen.insert($0.description).inserted }
         let plans = Pinner.plan(specs, modules: modules)
         let findings = plans.flatMap(\.findings)
         let unverified = findings.filter { $0.kind == .unrewritable }
@@ -85,6 +88,8 @@ enum PinCommand: Command {
                 for plan in plans where plan.hasChanges {
                     console.result(plan.diff, terminator: "")
                 }
+                // As `pin` says it; on stderr, so stdout stays a diff that `git apply` takes.
+                if !plans.contains(where: \.hasChanges) && blocking.isEmpty { console.info("every requirement is already pinned") }
             } else {
                 for plan in written {
                     let count = plan.findings.filter { $0.kind == .loose || $0.kind == .stale }.count

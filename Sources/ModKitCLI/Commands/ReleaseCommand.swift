@@ -57,6 +57,7 @@ enum ReleaseCommand: Command {
         var arguments = context.arguments.positionals
         let name = arguments.removeFirst()
         let workspace = try context.loadWorkspace()
+        try workspace.checkContained(workspace.manifest.modules)
         let console = context.console
         var request = try ReleasePlan.Request.parse(arguments, bump: context.arguments.value("bump"),
                                                     pre: context.arguments.value("pre"), groups: context.groups)

@@ -21,6 +21,7 @@ enum StartCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         var names = context.arguments.positionals
         let branch = names.removeFirst()
+        try TopicBranch.checkName(branch)
         return try context.withWorkspace { run in
             let results = TopicBranch.start(branch, in: try run.modules(named: names), workspace: run.workspace, jobs: try context.jobs(waitsOnIO: true))
             let rows = results.map { result in

@@ -69,6 +69,7 @@ enum SyncCommand: Command {
             }
         }
         var modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        try workspace.checkContained(modules)
         if context.arguments.positionals.isEmpty, context.groups.isEmpty {
             let taken = workspace.manifest.inDefaultGroups(modules)
             if taken.count < modules.count, !context.json {
@@ -90,6 +91,7 @@ enum SyncCommand: Command {
             added = context.groups.isEmpty ? reloaded.manifest.inDefaultGroups(added) : added.filter { !Set(context.groups).isDisjoint(with: $0.groups) }
             workspace = reloaded
             guard !added.isEmpty else { break }
+            try reloaded.checkContained(added)
             if !context.json { context.console.info("\(added.count) more module\(added.count == 1 ? "" : "s") from imported manifests") }
             let more = SyncProgress(console: context.console, modules: added, printsLines: !context.json)
             results += Syncer.sync(added, in: reloaded, jobs: try context.jobs(waitsOnIO: true), depth: depth) { more.handle($0) }

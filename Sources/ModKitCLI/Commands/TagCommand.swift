@@ -104,6 +104,7 @@ enum TagCommand: Command {
         let options = TagOptions(allowDirty: context.arguments.flag("allow-dirty"),
                                  requirePushed: context.arguments.flag("require-pushed"),
                                  force: context.arguments.flag("force"), message: context.arguments.value("message"))
+        try workspace.checkContained(workspace.manifest.modules)
         let jobs = try context.jobs(waitsOnIO: false)
         let report: TagReport
         do {

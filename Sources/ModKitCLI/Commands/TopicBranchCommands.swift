@@ -82,6 +82,7 @@ enum PushCommand: Command {
                 branch = first
                 names.removeFirst()
             }
+            if let branch { try TopicBranch.checkName(branch) }
             let results = TopicBranches.push(branch, modules: try run.modules(named: names), workspace: run.workspace, jobs: try context.jobs(waitsOnIO: true))
             return try BranchActionPrinter.report(results, context: context, branch: branch, verb: "push")
         }
@@ -106,7 +107,7 @@ enum AbandonCommand: Command {
     static func run(_ context: Context) throws -> ExitStatus {
         var names = context.arguments.positionals
         let branch = names.removeFirst()
-        guard !branch.isEmpty else { throw UsageError("BRANCH must not be empty") }
+        try TopicBranch.checkName(branch)
         return try context.withWorkspace { run in
             let results = TopicBranches.abandon(branch, modules: try run.modules(named: names), workspace: run.workspace, jobs: try context.jobs(waitsOnIO: true))
             return try BranchActionPrinter.report(results, context: context, branch: branch, verb: "abandon")

@@ -23,9 +23,12 @@ struct WorkspaceRun {
     var workspace: Workspace
     let context: Context
 
-    /// The modules named (default: the command line's module arguments) and selected by -g, in manifest order.
+    /// The modules named (default: the command line's module arguments) and selected by -g, in manifest order; for a command that
+    /// writes to or runs in their directories, only when none of their paths leads through a symbolic link.
     func modules(named names: [String]? = nil) throws -> [Module] {
-        try workspace.modules(named: names ?? context.arguments.positionals, groups: context.groups)
+        let modules = try workspace.modules(named: names ?? context.arguments.positionals, groups: context.groups)
+        if context.command.mutates || context.command.runsInModules { try workspace.checkContained(modules) }
+        return modules
     }
 
     /// Reads the workspace again (after the manifest repository moved, or imports were cloned).

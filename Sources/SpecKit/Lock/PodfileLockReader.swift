@@ -5,7 +5,7 @@ extension ResolvedVersions {
         var inPods = false
         var inCheckout = false
         var checkoutPod: String?
-        for rawLine in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+        for rawLine in SourceText(text).body.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
             let line = Substring(rawLine)
             if let first = line.first, !first.isWhitespace {
                 inPods = line.hasPrefix("PODS:")

@@ -102,14 +102,29 @@ public struct ResolvedVersions: Sendable, Hashable {
 }
 
 extension ResolvedVersions {
-    /// Reads the lock files of one folder; `contents` returns a lock file's bytes by name, nil when it is absent.
-    /// A Package.resolved that is not JSON is skipped, as if absent.
-    public static func read(lockFiles contents: (String) -> [UInt8]?) -> ResolvedVersions {
+    /// The lock files of one folder, in the order they are read.
+    public static let lockFileNames = ["Podfile.lock", "Package.resolved", "Cartfile.resolved"]
+
+    /// Reads the lock files of one folder (`contents` gives a lock file's bytes by name, nil when it is absent, and throws when it is
+    /// there but cannot be read), returning such a file or a Package.resolved that is not JSON as a problem, never skipped as if absent.
+    public static func read(lockFiles contents: (String) throws -> [UInt8]?) -> (versions: ResolvedVersions, problems: [(file: String, error: SpecReadError)]) {
         var resolved = ResolvedVersions()
-        func text(_ name: String) -> String? { contents(name).map { String(decoding: $0, as: UTF8.self) } }
-        if let lock = text("Podfile.lock") { resolved = resolved.merging(.podfileLock(lock)) }
-        if let lock = text("Package.resolved"), let parsed = try? packageResolved(lock) { resolved = resolved.merging(parsed) }
-        if let lock = text("Cartfile.resolved") { resolved = resolved.merging(.cartfileResolved(lock)) }
-        return resolved
+        var problems: [(file: String, error: SpecReadError)] = []
+        for name in lockFileNames {
+            do {
+                guard let bytes = try contents(name) else { continue }
+                let text = String(decoding: bytes, as: UTF8.self)
+                switch name {
+                case "Podfile.lock": resolved = resolved.merging(.podfileLock(text))
+                case "Package.resolved": resolved = resolved.merging(try packageResolved(text))
+                default: resolved = resolved.merging(.cartfileResolved(text))
+                }
+            } catch let error as SpecReadError {
+                problems.append((name, error))
+            } catch {
+                problems.append((name, SpecReadError(line: 1, column: 1, message: "cannot read the file: \(error)")))
+            }
+        }
+        return (resolved, problems)
     }
 }

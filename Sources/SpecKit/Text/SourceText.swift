@@ -13,10 +13,11 @@ struct SourceText: Sendable {
         self.init(bytes: Array(text.utf8))
     }
 
-    /// Indexes the lines of raw bytes.
+    /// Indexes the lines of raw bytes; a UTF-8 byte order mark is kept in `bytes` (edits keep it) but line 1 starts after it,
+    /// so every reader sees a file as if it had none, and columns on line 1 count from the first character after it.
     init(bytes: [UInt8]) {
         self.bytes = bytes
-        var starts = [0]
+        var starts = [bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
         for (offset, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") {
             starts.append(offset + 1)
         }
@@ -27,7 +28,10 @@ struct SourceText: Sendable {
     var count: Int { bytes.count }
 
     /// Where the text starts: after a UTF-8 byte order mark, when there is one.
-    var bodyStart: Int { bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0 }
+    var bodyStart: Int { lineStarts[0] }
+
+    /// The text after a byte order mark, for readers that split lines themselves.
+    var body: String { text(bodyStart..<count) }
 
     /// The 1-based line and column of a byte offset, found by binary search.
     func position(of offset: Int) -> (line: Int, column: Int) {
