@@ -19,6 +19,9 @@ public struct FetchOptions {
     public var progress: ((TransferProgress) -> Bool)? = nil
     /// Commits of history to fetch, 0 for all; honoured where `GitKit.supportsShallowFetch`.
     public var depth = 0
+    /// For a transfer by another program (`fetch(remote:refspecs:options:transfer:)`): list the remote's references
+    /// first (one round trip) and skip the transfer when none has moved (`fetchWouldChangeNothing`).
+    public var skipsUnchangedRemote = false
 
     public init(prune: Bool = false, downloadTags: TagDownload = .auto, progress: ((TransferProgress) -> Bool)? = nil) {
         self.prune = prune
@@ -138,7 +141,10 @@ extension Repository {
             && FastPaths.enabled(in: self)
             ? try fetchLocally(remote: remote, refspecs: active, prune: true, progress: options.progress)
             : false
-        if !fetchedLocally { try transfer(active) }
+        if !fetchedLocally, !(options.skipsUnchangedRemote && options.depth == 0
+                                && fetchWouldChangeNothing(remote: remote, refspecs: active, prune: options.prune)) {
+            try transfer(active)
+        }
         if options.downloadTags == .all { report.keptLocalTags = try adoptMirroredTags(remote: remote) }
         return report
     }
