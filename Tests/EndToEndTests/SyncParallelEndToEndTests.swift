@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `modkit sync` with its default parallelism (32 workers, 24 connections per host) against one `git daemon`, which
+/// `modkit sync` with its default parallelism (32 workers, 16 connections per host) against one `git daemon`, which
 /// refuses a 33rd connection: every repository ends at its remote's commit with `git fsck` clean, and a fetch skipped
 /// because the remote's references did not move still notices a new tag and a deleted branch.
 @Suite(.serialized) struct SyncParallelEndToEndTests {

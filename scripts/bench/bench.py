@@ -231,8 +231,8 @@ def main():
     parser.add_argument("--modkit", required=True)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--peers", action="store_true")
-    parser.add_argument("--jobs", help="modkit -j; a comma list (e.g. 4,8,16) measures one modkit per value "
-                        "(default: modkit's own defaults)")
+    parser.add_argument("--jobs", help="modkit -j; a comma list (e.g. 4,8,16) measures one modkit per value, 0 for "
+                        "modkit's own default (default: modkit's own defaults)")
     parser.add_argument("--variants", help="comma list of NAME=VALUE: one more modkit per setting, run with it in "
                         "its environment (e.g. MODKIT_REMOTE_CHECK=0)")
     parser.add_argument("--only", help="comma list of operations to measure (fresh,noop,update,status,forall)")
@@ -302,7 +302,7 @@ def main():
                 changed = f", update sync: one new commit in {options.changed} of them" if options.changed else ""
                 print(f"\n## {options.count} repositories over {transport} ({servers.describe(shaping)}){changed}; "
                       f"median of {options.runs} runs, {cores} cores, modkit "
-                      f"{'-j ' + options.jobs if options.jobs else 'with its default -j'}; git driven by xargs -P"
+                      f"{'-j ' + options.jobs if options.jobs and options.jobs != '0' else 'with its default -j'}; git driven by xargs -P"
                       f"{'|'.join(map(str, git_jobs))}\n")
                 print_table(samples, tools, [git.name for git in gits])
                 sys.stdout.flush()

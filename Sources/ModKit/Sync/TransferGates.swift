@@ -17,7 +17,7 @@ public struct TransferLimits: Sendable, Equatable {
     /// (docs/transfers.md: 100 modules at 50 ms round trip).
     public static let defaultJobs = 32
     /// Connections to one host without `-j` (`MODKIT_CONNECTIONS_PER_HOST` sets another).
-    public static let defaultPerHost = 24
+    public static let defaultPerHost = 16
 
     /// The limits of a sync of `jobs` workers: per host the default (or `MODKIT_CONNECTIONS_PER_HOST`), never above
     /// `jobs`; `local` as given.
