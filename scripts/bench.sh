@@ -9,6 +9,12 @@
 #     --runs R  measured runs per operation (default 5)
 #     --peers   also measure west, vcstool, tsrc, gita (pip, in a throwaway venv) and myrepos (Debian)
 #     --debug   use the debug build instead of building a release binary
+#   scripts/bench.sh [N | --heavy …] --rtt MS [--bandwidth MBIT] [--changed K] [--git-jobs 4,8,16]
+#     --rtt MS  serve git daemon and smart HTTP through scripts/bench/latency_proxy.py on 127.0.0.1: MS round trip
+#               (half each way) and MS of connection set-up; transports git,http unless --transport says otherwise;
+#               plain git runs at xargs -P 4, 8 and 16 and every ratio is to the fastest of them; clones get git fsck
+#     --bandwidth MBIT  the proxy's cap, shared by all connections each way (default 100, 0 for none)
+#     --changed K  update sync changes K repositories (default all; with --rtt a tenth of them)
 #   scripts/bench.sh --reading [--runs R]
 #     --reading reading big one-line files: a 2,000-module flow-style modkit.yml, a 2,000-module snapshot,
 #               2,000-project west.yml and .repos, a repo manifest of 1,000 projects with 800 remove-project

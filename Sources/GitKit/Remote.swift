@@ -19,6 +19,9 @@ public struct FetchOptions {
     public var progress: ((TransferProgress) -> Bool)? = nil
     /// Commits of history to fetch, 0 for all; honoured where `GitKit.supportsShallowFetch`.
     public var depth = 0
+    /// For a transfer by another program (`fetch(remote:refspecs:options:transfer:)`): list the remote's references
+    /// first (one round trip) and skip the transfer when none has moved (`fetchWouldChangeNothing`).
+    public var skipsUnchangedRemote = false
 
     public init(prune: Bool = false, downloadTags: TagDownload = .auto, progress: ((TransferProgress) -> Bool)? = nil) {
         self.prune = prune
@@ -37,6 +40,8 @@ public struct FetchReport: Sendable, Equatable {
     public var removedLeftovers: [String] = []
     /// Whether the objects were copied in-process from a remote on this machine (no transfer ran).
     public var fetchedInProcess = false
+    /// Whether the transfer was skipped because one listing showed that the remote's references had not moved.
+    public var remoteUnchanged = false
 }
 
 /// How `Repository.push` behaves.
@@ -139,7 +144,14 @@ extension Repository {
         let fetchedLocally = refspecs.isEmpty && options.depth == 0 && options.downloadTags == .all && options.prune
             ? try fetchLocally(remote: remote, refspecs: active, prune: true, progress: options.progress)
             : false
-        if !fetchedLocally { try transfer(active) }
+        if !fetchedLocally {
+            if options.skipsUnchangedRemote && options.depth == 0
+                && fetchWouldChangeNothing(remote: remote, refspecs: active, prune: options.prune) {
+                report.remoteUnchanged = true
+            } else {
+                try transfer(active)
+            }
+        }
         report.fetchedInProcess = fetchedLocally
         if options.downloadTags == .all { report.keptLocalTags = try adoptMirroredTags(remote: remote) }
         return report

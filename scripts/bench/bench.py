@@ -20,10 +20,13 @@ from timing import Tool, remove_clones, run, timed  # noqa: E402
 
 
 class ModkitTool(Tool):
-    def __init__(self, binary, workspace, jobs):
-        super().__init__("modkit" if not jobs else f"modkit -j{jobs}", workspace)
+    """modkit; `variant` (NAME=VALUE) runs it with that environment setting, to measure one choice against another."""
+
+    def __init__(self, binary, workspace, jobs, variant=None):
+        super().__init__(("modkit" if not jobs else f"modkit -j{jobs}") + (f" {variant}" if variant else ""), workspace)
         self.binary = binary
         self.jobs = jobs
+        self.variant_env = dict([variant.split("=", 1)]) if variant else {}
 
     def cmd(self, *args):
         jobs = ["-j", str(self.jobs)] if self.jobs else []
@@ -31,10 +34,10 @@ class ModkitTool(Tool):
 
     def fresh(self, env):
         remove_clones(self.workspace)
-        return timed(self.cmd("sync"), self.workspace, env)
+        return timed(self.cmd("sync"), self.workspace, {**env, **self.variant_env})
 
     def sync(self, env):
-        return timed(self.cmd("sync"), self.workspace, env)
+        return timed(self.cmd("sync"), self.workspace, {**env, **self.variant_env})
 
     def status(self, env):
         return timed(self.cmd("status"), self.workspace, env)
@@ -111,7 +114,7 @@ def measure(tools, runs, fx, env, only=None, peaks=None, around=None):
         samples[label] = {tool.name: [] for tool in tools}
         for index in range(runs):
             if prepare == "push":
-                fx.push_commit_everywhere(index)
+                fx.push_commit_everywhere(index, getattr(fx, "changed", None))
             # Interleave the tools, rotating who goes first, so drift on the machine hits all alike.
             order = tools[index % len(tools):] + tools[:index % len(tools)]
             for tool in order:
@@ -144,18 +147,22 @@ def summary(values):
 
 
 def print_table(samples, tools, baseline):
-    """Operations as rows; per tool the median seconds and its ratio to plain git."""
+    """Operations as rows; per tool the median seconds and its ratio to plain git. `baseline` names one tool, or is a
+    list of them (git at several -P): then each row's ratios are to the fastest of those, marked `*`."""
+    floors = baseline if isinstance(baseline, list) else [baseline]
     header = ["operation"] + [tool.name for tool in tools]
     rows = []
     for label, _, _ in OPERATIONS:
-        base = median(samples[label][baseline])
+        medians = [(median(samples[label][name]), name) for name in floors]
+        medians = [(value, name) for value, name in medians if value is not None]
+        base, best = min(medians) if medians else (None, None)
         row = [label]
         for tool in tools:
             value = median(samples[label][tool.name])
             if value is None:
                 row.append("failed" if any(isinstance(v, str) for v in samples[label][tool.name]) else "n/a")
-            elif tool.name == baseline:
-                row.append(f"{value:.3f}s")
+            elif tool.name == best:
+                row.append(f"{value:.3f}s" + ("*" if len(floors) > 1 else ""))
             else:
                 row.append(f"{value:.3f}s {value / base:.2f}x")
         rows.append(row)
@@ -164,7 +171,8 @@ def print_table(samples, tools, baseline):
     print("|" + "|".join("-" * (width + 2) for width in widths) + "|")
     for row in rows:
         print("| " + " | ".join(cell.ljust(width) for cell, width in zip(row, widths)) + " |")
-    print(f"\nratios are tool/{baseline} of medians; spread (max/min over runs) per tool:")
+    floor = "the fastest of " + ", ".join(floors) + " (*)" if len(floors) > 1 else floors[0]
+    print(f"\nratios are tool/{floor} of medians; spread (max/min over runs) per tool:")
     for tool in tools:
         spreads = []
         for label, method, _ in OPERATIONS:
@@ -178,8 +186,9 @@ def print_table(samples, tools, baseline):
         print(f"  {tool.name}: " + ", ".join(spreads))
 
 
-def verify(tools, fx, env):
-    """After the runs every tool's clones must be at the remotes' newest commit; says where not."""
+def verify(tools, fx, env, fsck=False):
+    """After the runs every tool's clones must be at the remotes' newest commit (and, with `fsck`, pass `git fsck`);
+    says where not."""
     expected = {}
     for name in fx.names:
         result = subprocess.run(["git", "rev-parse", "main"], cwd=os.path.join(fx.remotes, f"{name}.git"), env=env,
@@ -192,6 +201,9 @@ def verify(tools, fx, env):
                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             if result.stdout.strip() != expected[name]:
                 wrong.append(name)
+            elif fsck and subprocess.run(["git", "fsck", "--no-progress"], cwd=os.path.join(tool.workspace, "Libs", name),
+                                         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+                wrong.append(name + " (git fsck)")
         if wrong:
             print(f"  warning: {tool.name} left {len(wrong)} of {len(fx.names)} repositories off the remote's "
                   f"newest commit (e.g. {wrong[0]})", file=sys.stderr)
@@ -219,15 +231,27 @@ def main():
     parser.add_argument("--modkit", required=True)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--peers", action="store_true")
-    parser.add_argument("--jobs", help="modkit -j; a comma list (e.g. 4,8,16) measures one modkit per value "
-                        "(default: modkit's own defaults)")
+    parser.add_argument("--jobs", help="modkit -j; a comma list (e.g. 4,8,16) measures one modkit per value, 0 for "
+                        "modkit's own default (default: modkit's own defaults)")
+    parser.add_argument("--variants", help="comma list of NAME=VALUE: one more modkit per setting, run with it in "
+                        "its environment (e.g. MODKIT_REMOTE_CHECK=0)")
     parser.add_argument("--only", help="comma list of operations to measure (fresh,noop,update,status,forall)")
     parser.add_argument("--keep", action="store_true", help="keep the fixture directory")
     parser.add_argument("--heavy", action="store_true", help="the heavy fixture (heavy.py) instead of N tiny repositories")
     parser.add_argument("--heavy-size", type=float, default=100, help="MB of pack of the heavy fixture's largest repository")
-    parser.add_argument("--transport", default="git", help="heavy fixture: file, git, http, a comma list, or all")
+    parser.add_argument("--transport", help="file, git, http, a comma list, or all (heavy: default git; tiny: file, "
+                        "with --rtt git,http)")
+    parser.add_argument("--rtt", type=float, help="serve through latency_proxy.py with this round trip (ms) and "
+                        "connection set-up cost")
+    parser.add_argument("--bandwidth", type=float, default=100, help="with --rtt: Mbit/s cap (default 100, 0: none)")
+    parser.add_argument("--changed", type=int, help="update sync: a new commit in this many repositories "
+                        "(default all; 10%% with --rtt)")
+    parser.add_argument("--git-jobs", help="xargs -P for plain git, a comma list (default: cores; with --rtt 4,8,16; "
+                        "ratios are to the fastest)")
     options = parser.parse_args()
     options.modkit = os.path.abspath(options.modkit)
+    if options.rtt is not None and options.changed is None:
+        options.changed = max(1, options.count // 10)
 
     root = tempfile.mkdtemp(prefix="modkit-bench-")
     if options.heavy:
@@ -245,22 +269,43 @@ def main():
         return
     env = fixture.isolated_env(root)
     cores = os.cpu_count() or 1
+    shaping = {"rtt": options.rtt, "bandwidth": options.bandwidth} if options.rtt is not None else None
+    transports = (options.transport or ("git,http" if shaping else "file")).split(",")
+    import servers
+    for transport in transports:
+        if transport not in servers.TRANSPORTS or (shaping and transport == "file"):
+            raise SystemExit(f"unknown transport {transport!r}: use file, git or http (--rtt: git or http)")
+    git_jobs = [int(value) for value in options.git_jobs.split(",")] if options.git_jobs else \
+        ([4, 8, 16] if shaping else [cores])
     try:
         print(f"fixture: {options.count} repositories under {root} ({cores} cores, {options.runs} runs each)",
               file=sys.stderr, flush=True)
         fx = fixture.Fixture(root, options.count, env)
         fx.build()
-        jobs = [int(value) for value in options.jobs.split(",")] if options.jobs else [None]
-        modkits = [ModkitTool(options.modkit, fx.workspace(f"modkit{j or ''}", options.count), j) for j in jobs]
-        git = GitTool(fx.plain_workspace("git"), fx.names, fx.url_base, cores)
-        tools = modkits + [git]
-        if options.peers:
-            tools += peers.make_peers(fx, root, env)
-        samples = measure(tools, options.runs, fx, env, options.only.split(",") if options.only else None)
-        verify(tools, fx, env)
-        print(f"\n{options.count} repositories, median of {options.runs} runs, {cores} cores, "
-              f"modkit {'-j ' + options.jobs if options.jobs else 'with its default -j'}; git driven by xargs -P{cores}\n")
-        print_table(samples, tools, git.name)
+        fx.changed = options.changed
+        for transport in transports:
+            with servers.TRANSPORTS[transport](fx.remotes, env, shaping) as server:
+                fx.url_base = server.url_base
+                fx.root = os.path.join(root, transport)
+                os.makedirs(fx.root, exist_ok=True)
+                jobs = [int(value) for value in options.jobs.split(",")] if options.jobs else [None]
+                modkits = [ModkitTool(options.modkit, fx.workspace(f"modkit{j or ''}", options.count), j) for j in jobs]
+                for index, variant in enumerate(options.variants.split(",") if options.variants else []):
+                    modkits.append(ModkitTool(options.modkit, fx.workspace(f"modkit-v{index}", options.count), jobs[0],
+                                              variant))
+                gits = [GitTool(fx.plain_workspace(f"git{p}"), fx.names, fx.url_base, p) for p in git_jobs]
+                tools = modkits + gits
+                if options.peers:
+                    tools += peers.make_peers(fx, fx.root, env)
+                samples = measure(tools, options.runs, fx, env, options.only.split(",") if options.only else None)
+                verify(tools, fx, env, fsck=shaping is not None)
+                changed = f", update sync: one new commit in {options.changed} of them" if options.changed else ""
+                print(f"\n## {options.count} repositories over {transport} ({servers.describe(shaping)}){changed}; "
+                      f"median of {options.runs} runs, {cores} cores, modkit "
+                      f"{'-j ' + options.jobs if options.jobs and options.jobs != '0' else 'with its default -j'}; git driven by xargs -P"
+                      f"{'|'.join(map(str, git_jobs))}\n")
+                print_table(samples, tools, [git.name for git in gits])
+                sys.stdout.flush()
         bench_pin(options.modkit, root, env, options.runs)
     finally:
         if options.keep:

@@ -57,9 +57,10 @@ class Fixture:
             self.git("clone", "-q", "--bare", "--no-local", work, os.path.join(self.remotes, f"{name}.git"))
             self.git("remote", "set-url", "origin", os.path.join(self.remotes, f"{name}.git"), cwd=work)
 
-    def push_commit_everywhere(self, round_index):
-        """One new commit on main in every remote (not timed)."""
-        for name in self.names:
+    def push_commit_everywhere(self, round_index, changed=None):
+        """One new commit on main in every remote, or in `changed` of them spread over the list (not timed)."""
+        step = max(1, len(self.names) // changed) if changed else 1
+        for name in self.names[::step][:changed or len(self.names)]:
             work = os.path.join(self.sources, name)
             with open(os.path.join(work, "CHANGES.md"), "a") as handle:
                 handle.write(f"change {round_index}\n")

@@ -27,7 +27,7 @@ class HeavyFixture(fixture.Fixture):
     def build(self):
         heavy.copy_remotes(heavy.cached_remotes(self.size_mb, self.env), self.remotes)
 
-    def push_commit_everywhere(self, round_index):
+    def push_commit_everywhere(self, round_index, changed=None):
         for name in self.names:
             heavy.push_commit(os.path.join(self.remotes, f"{name}.git"), round_index, self.env)
 
@@ -92,13 +92,17 @@ def run_transport(transport, options, fx, root, env, cores):
     """One interleaved measurement of every tool over one transport; prints its tables."""
     base = os.path.join(root, transport)
     os.makedirs(base, exist_ok=True)
-    with servers.TRANSPORTS[transport](fx.remotes, env) as server:
+    shaping = {"rtt": options.rtt, "bandwidth": options.bandwidth} if options.rtt is not None else None
+    with servers.TRANSPORTS[transport](fx.remotes, env, shaping) as server:
         fx.url_base = server.url_base
         fx.root = base
         jobs = [int(value) for value in options.jobs.split(",")] if options.jobs else [None]
         tools = [bench.ModkitTool(options.modkit, fx.workspace(f"modkit{j or ''}", fx.count), j) for j in jobs]
-        git = bench.GitTool(fx.plain_workspace("git"), fx.names, fx.url_base, cores)
-        tools.append(git)
+        git_jobs = [int(value) for value in options.git_jobs.split(",")] if options.git_jobs else \
+            ([4, 8, 16] if shaping else [cores])
+        gits = [bench.GitTool(fx.plain_workspace(f"git{p}"), fx.names, fx.url_base, p) for p in git_jobs]
+        git = gits[0]
+        tools += gits
         j = jobs[0]
         tools.append(ModkitVariantTool(options.modkit, fx.workspace("modkit-libgit2", fx.count), j, "libgit2",
                                        extra_env={"MODKIT_FETCH_ENGINE": "libgit2"}))
@@ -120,10 +124,11 @@ def run_transport(transport, options, fx, root, env, cores):
 
         only = options.only.split(",") if options.only else None
         samples = bench.measure(tools, options.runs, fx, env, only, peaks, around)
-        bench.verify(tools, fx, env)
-        print(f"\n## heavy fixture over {transport}: {fx.count} repositories (largest ~{fx.size_mb:g} MB of pack), "
-              f"median of {options.runs} runs, {cores} cores; git driven by xargs -P{cores}\n")
-        bench.print_table(samples, tools, git.name)
+        bench.verify(tools, fx, env, fsck=shaping is not None)
+        print(f"\n## heavy fixture over {transport} ({servers.describe(shaping)}): {fx.count} repositories (largest "
+              f"~{fx.size_mb:g} MB of pack), median of {options.runs} runs, {cores} cores; git driven by xargs "
+              f"-P{'|'.join(map(str, git_jobs))}\n")
+        bench.print_table(samples, tools, [g.name for g in gits])
         print_peaks(peaks, tools)
         if "after" in sizes.get(git.name, {}) and options.runs:
             print(f"\nupdate sync, {options.runs} updates of one commit per remote: .git growth per update and "
@@ -145,9 +150,11 @@ def main(options):
     cores = os.cpu_count() or 1
     fx = HeavyFixture(root, options.heavy_size, env)
     fx.build()
-    transports = list(servers.TRANSPORTS) if options.transport == "all" else options.transport.split(",")
+    transports = list(servers.TRANSPORTS) if options.transport == "all" else (options.transport or "git").split(",")
+    if options.rtt is not None and options.transport in (None, "all"):
+        transports = ["git", "http"]
     for transport in transports:
-        if transport not in servers.TRANSPORTS:
+        if transport not in servers.TRANSPORTS or (options.rtt is not None and transport == "file"):
             raise SystemExit(f"unknown transport {transport!r}: use file, git, http or all")
     for transport in transports:
         run_transport(transport, options, fx, root, env, cores)

@@ -29,12 +29,15 @@ def wait_listening(port, process, timeout=15):
 
 
 class Server:
-    """A server process serving every repository under `root`; `url_base` is where modules live."""
+    """A server process serving every repository under `root`; `url_base` is where modules live. With `shaping`
+    ({"rtt": ms, "bandwidth": Mbit/s}) clients reach it through latency_proxy.py instead."""
 
-    def __init__(self, root, env):
+    def __init__(self, root, env, shaping=None):
         self.root = root
         self.env = env
+        self.shaping = shaping
         self.process = None
+        self.proxy = None
         self.url_base = None
 
     def __enter__(self):
@@ -42,10 +45,24 @@ class Server:
         self.process = subprocess.Popen(self.command(port), env=self.env, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL, start_new_session=True)
         wait_listening(port, self.process)
+        if self.shaping:
+            # stdin is a pipe only we hold: the proxy stops when it closes, whatever ends this benchmark
+            self.proxy = subprocess.Popen(
+                [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "latency_proxy.py"),
+                 "--target", str(port), "--rtt", str(self.shaping["rtt"]), "--bandwidth", str(self.shaping["bandwidth"])],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            port = int(self.proxy.stdout.readline())
         self.url_base = self.base(port)
         return self
 
     def __exit__(self, *exc):
+        if self.proxy:
+            self.proxy.stdin.close()
+            try:
+                self.proxy.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proxy.kill()
+                self.proxy.wait()
         if self.process and self.process.poll() is None:
             os.killpg(self.process.pid, 15)
             try:
@@ -76,7 +93,7 @@ class HTTPBackend(Server):
 class FileTransport:
     """file:// needs no server."""
 
-    def __init__(self, root, env):
+    def __init__(self, root, env, shaping=None):
         self.url_base = f"file://{root}"
 
     def __enter__(self):
@@ -89,13 +106,21 @@ class FileTransport:
 TRANSPORTS = {"file": FileTransport, "git": GitDaemon, "http": HTTPBackend}
 
 
+def describe(shaping):
+    """How the network is shaped, for the table's heading."""
+    if not shaping:
+        return "127.0.0.1, no added delay"
+    cap = f"{shaping['bandwidth']:g} Mbit/s" if shaping["bandwidth"] else "no bandwidth cap"
+    return (f"through latency_proxy.py: {shaping['rtt']:g} ms round trip, {cap}, "
+            f"{shaping['rtt']:g} ms connection set-up")
+
+
 def serve_http(root, port):
     """`git http-backend` as CGI, streaming the request body to it and its answer back."""
-    import shutil
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
     class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.0"
+        protocol_version = "HTTP/1.1"
 
         def log_message(self, *args):
             pass
@@ -144,8 +169,16 @@ def serve_http(root, port):
             self.send_response(status)
             for name, value in headers:
                 self.send_header(name, value)
+            # chunked, so the connection stays open for the client's next request (keep-alive, as real servers)
+            self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
-            shutil.copyfileobj(backend.stdout, self.wfile, 1 << 16)
+            while True:
+                data = backend.stdout.read1(1 << 16)
+                if not data:
+                    break
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
             backend.wait()
 
     ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()

@@ -67,7 +67,9 @@ public struct GitCLIEngine: TransferEngine {
     public func fetch(_ repository: Repository, remote: String, refspecs: [String], options: FetchOptions) throws -> FetchReport {
         let directory = repository.workdir ?? repository.gitDir
         let url = try repository.remoteURL(remote)
-        return try repository.fetch(remote: remote, refspecs: refspecs, options: options) { active in
+        var options = options
+        options.skipsUnchangedRemote = Self.checksRemoteFirst(url)
+        return try repository.fetch(remote: remote, refspecs: refspecs, options: options) { [options] active in
             var arguments = ["-C", directory, "fetch", "--progress", "--no-recurse-submodules"]
             if options.prune { arguments.append("--prune") }
             if options.downloadTags != .auto { arguments.append("--no-tags") }
@@ -76,6 +78,16 @@ public struct GitCLIEngine: TransferEngine {
             if options.depth > 0 { arguments += ["--depth", String(options.depth)] }
             try run(arguments + ["--", remote] + active, url: url, progress: options.progress)
         }
+    }
+
+    /// Whether a fetch from `url` first lists the remote's references in-process and is skipped when none has moved:
+    /// over git:// and http(s), where that costs one round trip after the connection against git fetch's two or three
+    /// and a process (docs/transfers.md); not over ssh, whose handshake costs as much as the fetch. Off with
+    /// `MODKIT_REMOTE_CHECK=0`.
+    static func checksRemoteFirst(_ url: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        guard let url, environment["MODKIT_REMOTE_CHECK"] != "0" else { return false }
+        let lowered = url.lowercased()
+        return lowered.hasPrefix("git://") || lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
     }
 
     /// `git checkout -f` of the HEAD `pointNewCloneHead` set: git's own checkout, with its attribute and filter

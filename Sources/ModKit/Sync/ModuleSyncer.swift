@@ -17,6 +17,8 @@ struct ModuleSyncer {
     let engine: any TransferEngine
     /// The shared object cache new clones are made from, if any; only where git transfers (not ssh under `auto`).
     var cache: ObjectCache? = nil
+    /// The slots transfers and work-tree writes wait for (nil: none, the pool's size is the only bound).
+    var gates: TransferGates? = nil
     let observe: @Sendable (SyncEvent) -> Void
 
     func run() -> ModuleSyncResult {
@@ -47,6 +49,18 @@ struct ModuleSyncer {
         }
     }
 
+    /// A clone or fetch from `url`, in a slot of its host.
+    private func transferring<T>(_ body: () throws -> T) throws -> T {
+        guard let gates else { return try body() }
+        return try gates.transfer(from: url, body)
+    }
+
+    /// Writing a work tree, in a local slot.
+    private func writingLocally<T>(_ body: () throws -> T) throws -> T {
+        guard let gates else { return try body() }
+        return try gates.local(body)
+    }
+
     // MARK: Clone
 
     /// Clones into a hidden staging directory beside the target and renames it into place only when
@@ -59,12 +73,15 @@ struct ModuleSyncer {
             do {
                 let options = TransferOptions(depth: depth, shallowRevision: ShallowRevision(manifestRevision: revision), progress: progress)
                 let cache = engine is AutoEngine && GitKit.isSSHURL(url) ? nil : self.cache
-                let repository = try cache?.clone(url: url, to: staging.path, remote: remote, options: options)
-                    ?? engine.clone(url: url, to: staging.path, remote: remote, options: options)
-                try repository.seedTagMirror(remote: remote)
-                try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)
+                let repository = try transferring {
+                    let repository = try cache?.clone(url: url, to: staging.path, remote: remote, options: options)
+                        ?? engine.clone(url: url, to: staging.path, remote: remote, options: options)
+                    try repository.seedTagMirror(remote: remote)
+                    try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)
+                    return repository
+                }
                 target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
-                byGit = try placeFreshClone(repository, at: target, checkingOutWith: cache?.engine ?? engine)
+                byGit = try writingLocally { try placeFreshClone(repository, at: target, checkingOutWith: cache?.engine ?? engine) }
             }
             try CloneStaging.publish(staging, to: directory)
             var done = result(.cloned, "cloned \(target.label) at \(target.commit.short)")
@@ -136,22 +153,26 @@ struct ModuleSyncer {
             try ShallowHistory.deepen(repository, remote: remote)
             notes.append("fetched the full history of this shallow clone (libgit2 \(GitKit.libgit2Version) cannot work on a shallow one)")
         }
-        let fetched = try engine.fetch(repository, remote: remote, refspecs: [],
-                                       options: FetchOptions(prune: true, downloadTags: .all, progress: progress))
+        let fetched = try transferring {
+            let fetched = try engine.fetch(repository, remote: remote, refspecs: [],
+                                           options: FetchOptions(prune: true, downloadTags: .all, progress: progress))
+            try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)
+            return fetched
+        }
         if !fetched.keptLocalTags.isEmpty {
             let names = fetched.keptLocalTags
             notes.append("kept local tag\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) (would clobber existing tag: the remote's differs)")
         }
-        try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)
         var outcome: ModuleSyncResult
         if let gone = try goneUpstream(repository, previousTips: fetched.previousTips) {
             outcome = kept(gone, commit: try repository.head().commit)
         } else {
             let target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
-            outcome = try move(repository, to: target, previousTips: fetched.previousTips)
+            outcome = try writingLocally { try move(repository, to: target, previousTips: fetched.previousTips) }
         }
         if !fetched.keptLocalTags.isEmpty { outcome.keptLocalTags = fetched.keptLocalTags }
         outcome.transferPath = fetched.fetchedInProcess ? "fetched in-process (a small fetch from this machine)"
+            : fetched.remoteUnchanged ? "nothing fetched (one listing showed the remote's references unchanged)"
             : "fetched by \(engine.engineName(for: try repository.remoteURL(remote) ?? url))"
         if !notes.isEmpty { outcome.detail += "; " + notes.joined(separator: "; ") }
         return outcome

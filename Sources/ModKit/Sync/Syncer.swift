@@ -5,11 +5,13 @@ import GitKit
 public enum Syncer {
     /// Syncs `modules` with at most `jobs` at once; one module's failure never stops the others.
     /// Directory modules are reported as skipped: they come with the manifest repository. `depth` overrides each
-    /// module's `depth:` for new clones; `engine` (default: `fetch.engine`) clones and fetches.
+    /// module's `depth:` for new clones; `engine` (default: `fetch.engine`) clones and fetches; `limits` bounds
+    /// transfers per host and the work on this machine within the `jobs` workers.
     public static func sync(
         _ modules: [Module],
         in workspace: Workspace,
         jobs: Int,
+        limits: TransferLimits? = nil,
         depth: Int? = nil,
         engine: (any TransferEngine)? = nil,
         observe: @escaping @Sendable (SyncEvent) -> Void = { _ in }
@@ -18,6 +20,7 @@ public enum Syncer {
         let stamp = backupStamp(Date())
         let engine = engine ?? (try? FetchEngineSetting.engine()) ?? Libgit2Engine()
         let cache = engine is Libgit2Engine ? nil : ObjectCache.configured()
+        let gates = limits.map(TransferGates.init)
         // The biggest transfers start first: the pack bytes a module's clone holds, or the cache's mirror of it.
         let weigh: (Module) -> UInt64 = { module in
             let cached = manifest.url(of: module).flatMap { url in cache.map { $0.mirrorPath(for: LocalRepositoryURL.resolve(url)) } }
@@ -37,11 +40,12 @@ public enum Syncer {
                 observe(.finished(result))
                 return result
             }
-            let syncer = ModuleSyncer(
+            var syncer = ModuleSyncer(
                 module: module, directory: manifest.directory(of: module), url: url,
                 remote: manifest.defaults.remote, revision: manifest.revision(of: module),
                 backupStamp: stamp, depth: depth ?? module.depth ?? 0, engine: engine, cache: cache, observe: observe
             )
+            syncer.gates = gates
             return syncer.run()
         } }
     }

@@ -109,7 +109,7 @@ enum GlobalOptions {
     static let specs: [OptionSpec] = [
         OptionSpec("C", "directory", .value(metavar: "DIR"), help: "Run as if modkit was started in DIR.", completion: .directories),
         OptionSpec(nil, "manifest", .value(metavar: "FILE"), help: "Use FILE as the manifest instead of searching for modkit.yml.", completion: .files),
-        OptionSpec("j", "jobs", .value(metavar: "N"), help: "Work on N modules at once (default: CPU count; at least 4 for network work and status)."),
+        OptionSpec("j", "jobs", .value(metavar: "N"), help: "Work on N modules at once (default: CPU count; at least 4 for network work and status; sync: 32, at most 16 connections per host)."),
         OptionSpec("g", "group", .repeated(metavar: "G"), help: "Only modules in group G: a comma list, -G leaves G out, all (repeatable).", completion: .list(.groups)),
         OptionSpec("q", "quiet", help: "Print only errors and results."),
         OptionSpec("v", "verbose", help: "Print more detail."),

@@ -55,6 +55,18 @@ struct Context {
         return waitsOnIO ? max(4, cpus) : max(1, cpus)
     }
 
+    /// Workers and transfer limits of a sync: `-j` workers when given, else `TransferLimits.defaultJobs` (a sync
+    /// mostly waits on round trips); at most `TransferLimits.defaultPerHost` connections to one host, and work on this
+    /// machine (local transfers, work trees) bounded as `jobs(waitsOnIO: true)` bounds it.
+    func syncJobs() throws -> (jobs: Int, limits: TransferLimits) {
+        let local = try jobs(waitsOnIO: true)
+        if let jobs = try arguments.int("jobs", maximum: ParsedArguments.maximumJobs) {
+            return (jobs, TransferLimits.forSync(jobs: jobs, local: local))
+        }
+        let jobs = max(TransferLimits.defaultJobs, local)
+        return (jobs, TransferLimits.forSync(jobs: jobs, local: local))
+    }
+
     /// The workspace found from `--manifest`, or by walking up from the working directory.
     func loadWorkspace() throws -> Workspace {
         if let manifest = arguments.value("manifest") {

@@ -81,7 +81,8 @@ enum SyncCommand: Command {
         let depth = try noteDepth(for: modules, in: workspace, context: context)
 
         let progress = SyncProgress(console: context.console, modules: modules, printsLines: !context.json)
-        var results = Syncer.sync(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true), depth: depth) { progress.handle($0) }
+        let (jobs, limits) = try context.syncJobs()
+        var results = Syncer.sync(modules, in: workspace, jobs: jobs, limits: limits, depth: depth) { progress.handle($0) }
         progress.finish()
         // `imports:` read the manifests of modules that may only now be cloned or updated: reload, and sync what they add.
         for _ in 0..<importRounds where !workspace.manifest.imports.isEmpty && context.arguments.positionals.isEmpty {
@@ -94,7 +95,7 @@ enum SyncCommand: Command {
             try reloaded.checkContained(added)
             if !context.json { context.console.info("\(added.count) more module\(added.count == 1 ? "" : "s") from imported manifests") }
             let more = SyncProgress(console: context.console, modules: added, printsLines: !context.json)
-            results += Syncer.sync(added, in: reloaded, jobs: try context.jobs(waitsOnIO: true), depth: depth) { more.handle($0) }
+            results += Syncer.sync(added, in: reloaded, jobs: jobs, limits: limits, depth: depth) { more.handle($0) }
             more.finish()
         }
         for note in workspace.manifest.importNotes { context.console.warning(note) }
