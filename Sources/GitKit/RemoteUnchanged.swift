@@ -12,7 +12,7 @@ extension Repository {
     /// a name that is not valid UTF-8, a remote that cannot be listed): the fetch then runs as usual.
     func fetchWouldChangeNothing(remote: String, refspecs: [String], prune: Bool) -> Bool {
         let mappings = refspecs.compactMap(RefspecMapping.init)
-        guard !mappings.isEmpty, mappings.count == refspecs.count, let advertised = try? advertisedReferences(remote) else {
+        guard !mappings.isEmpty, mappings.count == refspecs.count, let advertised = try? remoteReferences(remote) else {
             git_error_clear()
             return false
         }
@@ -37,27 +37,4 @@ extension Repository {
     }
 
     /// The remote's reference list (`git ls-remote`), through the proxy git would use.
-    private func advertisedReferences(_ remote: String) throws -> [RemoteReference] {
-        let handle = try lookupRemote(remote)
-        var callbacks = git_remote_callbacks()
-        try check(git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION)), "git_remote_init_callbacks")
-        var proxy = git_proxy_options()
-        try check(git_proxy_options_init(&proxy, UInt32(GIT_PROXY_OPTIONS_VERSION)), "git_proxy_options_init")
-        proxy.type = GIT_PROXY_AUTO
-        let box = RemoteCallbacksBox()
-        box.install(into: &callbacks)
-        try box.run { () throws(GitError) in
-            try check(git_remote_connect(handle.pointer, GIT_DIRECTION_FETCH, &callbacks, &proxy, nil), "git_remote_connect")
-        }
-        defer { _ = git_remote_disconnect(handle.pointer) }
-        var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
-        var count = 0
-        try check(git_remote_ls(&heads, &count, handle.pointer), "git_remote_ls")
-        guard let heads else { return [] }
-        return (0..<count).compactMap { index in
-            guard let head = heads[index] else { return nil }
-            var oid = head.pointee.oid
-            return RemoteReference(name: String(cString: head.pointee.name), target: OID(withUnsafePointer(to: &oid) { $0.pointee }))
-        }
-    }
 }

@@ -19,7 +19,16 @@ public enum VersionIncrement: String, Sendable, Codable, Comparable, CaseIterabl
             case (.patch, _): next.patch += 1
             }
         }
-        guard let pre else { return next }
+        return next.asPrerelease(pre, after: current)
+    }
+}
+
+extension SemanticVersion {
+    /// This version as pre-release `pre` (`-beta.1`), or the next one of that kind after `current` (`-beta.2`); itself
+    /// when `pre` is nil.
+    func asPrerelease(_ pre: String?, after current: SemanticVersion) -> SemanticVersion {
+        guard let pre else { return self }
+        var next = self
         if current.isPrerelease, current.prerelease.first == pre, current.prerelease.count == 2, let number = Int(current.prerelease[1]) {
             next.prerelease = [pre, String(number + 1)]
         } else {

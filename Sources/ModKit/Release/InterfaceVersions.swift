@@ -11,13 +11,7 @@ enum InterfaceVersions {
             case .minor, .patch: next.minor += 1
             }
         }
-        guard let pre else { return next }
-        if current.isPrerelease, current.prerelease.first == pre, current.prerelease.count == 2, let number = Int(current.prerelease[1]) {
-            next.prerelease = [pre, String(number + 1)]
-        } else {
-            next.prerelease = [pre, "1"]
-        }
-        return next
+        return next.asPrerelease(pre, after: current)
     }
 
     /// An override of an interface's version: `=patch` is refused (an interface has no patch releases), an exact version must be x.y.
