@@ -19,8 +19,22 @@ import Glibc
 public enum FastPaths {
     /// Whether the fast paths are on for `repository` (the off switch, nothing else).
     public static func enabled(in repository: Repository, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        if let value = environment["MODKIT_FAST_PATHS"]?.lowercased(), ["0", "false", "off", "no"].contains(value) { return false }
-        return repository.configBools(["modkit.fastPaths"])["modkit.fastPaths"] ?? enabledGlobally()
+        isOn(configured: repository.configBools(["modkit.fastPaths"])["modkit.fastPaths"], environment: environment)
+    }
+
+    /// The one reading of the off switch: `MODKIT_FAST_PATHS` set to a false value turns it off, else `modkit.fastPaths`
+    /// as git parses a boolean (nil: unset, on).
+    static func isOn(configured: Bool?, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if let value = environment["MODKIT_FAST_PATHS"], gitBoolean(value) == false { return false }
+        return configured ?? true
+    }
+
+    /// A config value as git reads a boolean (`yes`/`on`/`true`/`1`, `no`/`off`/`false`/`0`, any other number);
+    /// nil when it is none.
+    static func gitBoolean(_ text: String) -> Bool? {
+        var value: Int32 = 0
+        defer { git_error_clear() }
+        return git_config_parse_bool(&value, text) == 0 ? value != 0 : nil
     }
 
     /// Whether the fast paths are on before any repository exists (a new clone): the environment and the user's
@@ -28,11 +42,7 @@ public enum FastPaths {
     public static func enabledGlobally() -> Bool { globally }
 
     /// Read once per process: neither the environment nor the user's configuration changes during a run.
-    private static let globally: Bool = {
-        if let value = ProcessInfo.processInfo.environment["MODKIT_FAST_PATHS"]?.lowercased(), ["0", "false", "off", "no"].contains(value) { return false }
-        guard let value = GitKit.globalConfigString("modkit.fastPaths")?.lowercased() else { return true }
-        return !["false", "no", "off", "0"].contains(value)
-    }()
+    private static let globally = isOn(configured: GitKit.globalConfigString("modkit.fastPaths").flatMap(gitBoolean))
 
     /// The settings a move (or a status) reads, from one configuration snapshot.
     struct MoveSettings {
@@ -43,8 +53,8 @@ public enum FastPaths {
 
         init(_ repository: Repository) {
             let values = repository.configStrings(["modkit.fastPaths", "core.attributesFile", "core.hooksPath"])
-            fastPaths = !(values["modkit.fastPaths"].map { ["false", "no", "off", "0"].contains($0.lowercased()) } ?? false)
-                && FastPaths.enabledGlobally()
+            // The repository's view of the configuration holds the user's global setting too.
+            fastPaths = FastPaths.isOn(configured: values["modkit.fastPaths"].flatMap(FastPaths.gitBoolean))
             attributesFile = values["core.attributesFile"]
             hooksPath = values["core.hooksPath"]
         }

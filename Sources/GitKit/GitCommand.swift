@@ -8,7 +8,7 @@ import Glibc
 /// One run of the user's `git` for work that GitKit leaves to git because only git gives git's result there: work
 /// trees with filter drivers, encodings or sparse patterns, and the answer to "what changed" in such a repository.
 /// Transfers do not come through here (ModKit's engines run them, with progress and timeouts).
-struct GitCommand {
+public struct GitCommand {
     /// The git to run: `MODKIT_GIT` when set, else `git` on PATH.
     static let executable = ProcessInfo.processInfo.environment["MODKIT_GIT"].flatMap { $0.isEmpty ? nil : $0 } ?? "git"
 
@@ -71,16 +71,20 @@ struct GitCommand {
         return environment
     }()
 
-    /// Whether `git` runs here: an executable of that name on PATH (or the path given), found without running it.
-    static let isAvailable: Bool = {
-        if executable.contains("/") { return access(executable, X_OK) == 0 }
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    /// Whether `git` runs here, asked once per process.
+    static let isAvailable = isInstalled(executable)
+
+    /// Whether `git` names an executable here: on PATH (or the path given), found without running it, so that asking
+    /// starts no process.
+    public static func isInstalled(_ git: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if git.contains("/") { return access(git, X_OK) == 0 }
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").contains { directory in
-            let candidate = String(directory) + "/" + executable
+            let candidate = String(directory) + "/" + git
             var info = stat()
             return stat(candidate, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(candidate, X_OK) == 0
         }
-    }()
+    }
 }
 
 /// Who is told of each git process GitKit starts and reaps: such a process outlives a killed modkit, and the next

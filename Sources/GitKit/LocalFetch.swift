@@ -241,7 +241,7 @@ extension Repository {
         let promisor = "remote.\(remote).promisor"
         let values = configBools(["extensions.partialclone", promisor, "fetch.fsckObjects", "transfer.fsckObjects", "modkit.fastPaths"])
         // The off switch (a fetch with nothing new writes nothing by either way, so it is read only here).
-        if values["modkit.fastPaths"] == false || !FastPaths.enabledGlobally() { return true }
+        if !FastPaths.isOn(configured: values["modkit.fastPaths"]) { return true }
         if values["extensions.partialclone"] != nil || values[promisor] == true { return true }
         if values["fetch.fsckObjects"] ?? values["transfer.fsckObjects"] ?? false { return true }
         return FileManager.default.isExecutableFile(atPath: GitHook.directory(of: self) + "/reference-transaction")

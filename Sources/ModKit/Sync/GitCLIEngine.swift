@@ -24,13 +24,7 @@ public struct GitCLIEngine: TransferEngine {
     /// True when `git` is installed here (for `fetch.engine: auto`): an executable of that name on PATH, found
     /// without running it, so a sync with nothing to fetch starts no process at all.
     public static func isAvailable(git: String = "git", environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        if git.contains("/") { return access(git, X_OK) == 0 }
-        let path = environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").contains { directory in
-            let candidate = (directory.isEmpty ? "." : String(directory)) + "/" + git
-            var info = stat()
-            return stat(candidate, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(candidate, X_OK) == 0
-        }
+        GitCommand.isInstalled(git, environment: environment)
     }
 
     public func clone(url: String, to path: String, remote: String, options: TransferOptions) throws -> Repository {
