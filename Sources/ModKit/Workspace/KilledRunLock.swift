@@ -18,15 +18,21 @@ enum KilledRunLock {
     /// interrupted. The move itself is finished by `WorkTreeMove.recoverIfInterrupted`.
     static func removeInterruptedMoveLocks(of repository: Repository) throws {
         guard let journal = try WorkTreeMove.interruptedMove(in: repository) else { return }
-        removeMoveLocks(of: repository, branch: journal.toBranch,
-                        madeAfter: URL(fileURLWithPath: WorkTreeMove.journalFile(in: repository)))
+        // Only a move git was writing can have left a git running that still holds its locks.
+        remove(WorkTreeMove.lockFiles(in: repository, branch: journal.toBranch),
+               madeAfter: URL(fileURLWithPath: WorkTreeMove.journalFile(in: repository)), orphanGrace: journal.writer == .git ? 10 : 0)
     }
 
-    private static func remove(_ locks: [String], madeAfter journal: URL) {
+    /// A lock newer than the journal of a git-written move may still be held by the git the killed run started (a
+    /// `read-tree` outlives it, and one spawned just before the kill is named in no lock file): that git removes its
+    /// own lock when it ends, so the lock is given up to `orphanGrace` seconds to go before it is taken for stale.
+    private static func remove(_ locks: [String], madeAfter journal: URL, orphanGrace: TimeInterval = 0) {
         guard let journalDate = try? FileManager.default.attributesOfItem(atPath: journal.path)[.modificationDate] as? Date else { return }
         for lock in locks {
             guard let lockDate = try? FileManager.default.attributesOfItem(atPath: lock)[.modificationDate] as? Date,
                   lockDate >= journalDate else { continue }
+            let deadline = Date().addingTimeInterval(orphanGrace)
+            while orphanGrace > 0, FileManager.default.fileExists(atPath: lock), Date() < deadline { usleep(20_000) }
             try? FileManager.default.removeItem(atPath: lock)
         }
     }
