@@ -13,7 +13,7 @@ public enum ModKitCLI {
             GitKit.initializeInBackground()
         }
         let status = run(arguments) { parsed in
-            providedConsole ?? Console(noColorFlag: parsed.flag("no-color"), quiet: parsed.flag("quiet"), verbose: parsed.flag("verbose"))
+            providedConsole ?? Console(noColorFlag: parsed.flag(GlobalOptions.noColor), quiet: parsed.flag(GlobalOptions.quiet), verbose: parsed.flag(GlobalOptions.verbose))
         }
         if providedConsole == nil { GitKit.finishInitialization() }
         return status.rawValue
@@ -77,22 +77,30 @@ public enum ModKitCLI {
         }
         let console = makeConsole(parsed)
         do {
-            if parsed.flag("json"), !spec.offersJSON {
+            if parsed.flag(GlobalOptions.json), !spec.offersJSON {
                 throw UsageError("\(spec.name) does not print JSON; drop --json")
             }
-            if parsed.flag("help") {
+            if parsed.flag(GlobalOptions.help) {
                 console.result(Help.text(for: spec))
                 return .success
             }
             let directory = try workingDirectory(parsed)
             if spec.reachesRemotes {
-                try RemoteAccess.configure(acceptNewHostKeys: parsed.flag("accept-new-host-keys"))
+                try RemoteAccess.configure(acceptNewHostKeys: parsed.flag(GlobalOptions.acceptNewHostKeys))
             }
-            let context = Context(command: spec, arguments: parsed, console: console, workingDirectory: directory)
-            return try command.run(context)
+            return try execute(command, arguments: parsed, console: console, workingDirectory: directory)
         } catch {
-            return report(error, command: spec, console: console, json: parsed.flag("json") && spec.offersJSON)
+            return report(error, command: spec, console: console, json: parsed.flag(GlobalOptions.json) && spec.offersJSON)
         }
+    }
+
+    /// Reads the command's own options, then runs it with them: the one path from a parsed command line to a command.
+    private static func execute<C: Command>(_ command: C.Type, arguments: ParsedArguments, console: Console,
+                                            workingDirectory: URL) throws -> ExitStatus {
+        let options = try C.Options(arguments)
+        let context = Context(command: C.spec, arguments: arguments, console: console, workingDirectory: workingDirectory,
+                              changesWorkspace: C.spec.mutates && !options.changesNothing)
+        return try C.run(context, options)
     }
 
     /// Finds the subcommand word, skipping global options (and their values) that come before it.
@@ -113,7 +121,7 @@ public enum ModKitCLI {
 
     private static func workingDirectory(_ parsed: ParsedArguments) throws -> URL {
         let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        guard let path = parsed.value("directory") else { return current }
+        guard let path = parsed.value(GlobalOptions.directory) else { return current }
         let url = URL(fileURLWithPath: path, isDirectory: true, relativeTo: current).standardizedFileURL
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue else {

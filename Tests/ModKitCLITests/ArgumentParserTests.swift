@@ -3,27 +3,21 @@ import Testing
 
 @Suite struct ArgumentParserTests {
     let parser = ArgumentParser(
-        options: [
-            OptionSpec("j", "jobs", .value(metavar: "N"), help: ""),
-            OptionSpec("g", "group", .repeated(metavar: "G"), help: ""),
-            OptionSpec("q", "quiet", help: ""),
-            OptionSpec("v", "verbose", help: ""),
-            OptionSpec(nil, "json", help: ""),
-        ],
+        options: [GlobalOptions.jobs, GlobalOptions.group, GlobalOptions.quiet, GlobalOptions.verbose, GlobalOptions.json],
         positional: .modules
     )
 
     @Test func longShortInlineAndBundledForms() throws {
         let parsed = try parser.parse(["--jobs=3", "-g", "core", "-gui", "-qv", "Core", "--json", "--", "--not-an-option"])
-        #expect(parsed.value("jobs") == "3")
-        #expect(parsed.values("group") == ["core", "ui"])
-        #expect(parsed.flag("quiet") && parsed.flag("verbose") && parsed.flag("json"))
+        #expect(parsed.value(GlobalOptions.jobs) == "3")
+        #expect(parsed.values(GlobalOptions.group) == ["core", "ui"])
+        #expect(parsed.flag(GlobalOptions.quiet) && parsed.flag(GlobalOptions.verbose) && parsed.flag(GlobalOptions.json))
         #expect(parsed.positionals == ["Core", "--not-an-option"])
     }
 
     @Test func shortValueAttached() throws {
-        #expect(try parser.parse(["-j8"]).int("jobs") == 8)
-        #expect(try parser.parse(["-j", "2"]).int("jobs") == 2)
+        #expect(try parser.parse(["-j8"]).int(GlobalOptions.jobs) == 8)
+        #expect(try parser.parse(["-j", "2"]).int(GlobalOptions.jobs) == 2)
     }
 
     @Test func jobsOutOfRangeIsAUsageErrorWhateverTheCommand() {

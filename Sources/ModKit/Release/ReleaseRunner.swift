@@ -38,6 +38,7 @@ public enum ReleaseRunner {
 
     /// Runs the schedule; `report` is called after each step. Returns whether every step passed.
     /// `state` is the saved release being resumed, or a new one; a preflight failure of a new release saves nothing.
+    /// The caller holds the workspace lock unless this is a dry run.
     public static func run(_ plan: ReleasePlan, state initial: ReleaseState, options: Options, workspace: Workspace,
                            report: (StepOutcome) -> Void) throws -> Bool {
         var state = initial
@@ -49,9 +50,6 @@ public enum ReleaseRunner {
             saved.files = files
             try saved.save(in: workspace)
         }
-        let lock = options.dryRun ? nil : try WorkspaceLock(root: workspace.root, command: "modkit release \(plan.name)")
-        defer { lock?.release() }
-
         // A run killed while writing leaves temporary files beside the release's files; the next run removes them.
         if !options.dryRun { state.files.forEach { AtomicFile.removeAbandonedTemporaries(of: workspace.root.appendingPathComponent($0)) } }
         for (step, skip) in schedule {

@@ -14,15 +14,20 @@ public struct Workspace: Sendable {
 
     /// Loads the manifest found by walking up from `directory`, like git finds `.git`.
     public static func discover(from directory: URL) throws -> Workspace {
+        var workspace = try load(manifestFile: try manifestFile(from: directory))
+        workspace.workingDirectory = directory
+        return workspace
+    }
+
+    /// The modkit.yml in `directory` or its nearest parent that has one, found without reading it.
+    public static func manifestFile(from directory: URL) throws -> URL {
         guard let file = ManifestLoader.discover(from: directory) else {
             throw ModKitError.input(
                 "no \(ManifestLoader.fileName) found in \(directory.path) or any parent directory",
                 hint: "run 'modkit init' to create one, or pass -C DIR / --manifest FILE"
             )
         }
-        var workspace = try load(manifestFile: file)
-        workspace.workingDirectory = directory
-        return workspace
+        return file
     }
 
     /// Loads the manifest at `file`, naming it in diagnostics relative to the current directory.

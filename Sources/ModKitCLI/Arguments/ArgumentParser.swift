@@ -6,19 +6,20 @@ public struct ParsedArguments: Sendable {
     var values: [String: [String]] = [:]
     public var positionals: [String] = []
 
-    public func flag(_ long: String) -> Bool { flags.contains(long) }
-    public func value(_ long: String) -> String? { values[long]?.last }
-    public func values(_ long: String) -> [String] { values[long] ?? [] }
+    /// Options are looked up by their declaration (an `OptionSpec` constant), never by a name typed again.
+    public func flag(_ option: OptionSpec) -> Bool { flags.contains(option.long) }
+    public func value(_ option: OptionSpec) -> String? { values[option.long]?.last }
+    public func values(_ option: OptionSpec) -> [String] { values[option.long] ?? [] }
 
     /// More workers than this are refused: each is a thread with open repositories.
     public static let maximumJobs = 1_024
 
     /// An integer option value in `minimum...maximum`, or a usage error naming the option.
-    public func int(_ long: String, minimum: Int = 1, maximum: Int = .max) throws -> Int? {
-        guard let text = value(long) else { return nil }
+    public func int(_ option: OptionSpec, minimum: Int = 1, maximum: Int = .max) throws -> Int? {
+        guard let text = value(option) else { return nil }
         guard let number = Int(text), number >= minimum, number <= maximum else {
             let range = maximum == .max ? "at least \(minimum)" : "from \(minimum) to \(maximum)"
-            throw UsageError("--\(long) expects a whole number \(range), got '\(text)'")
+            throw UsageError("--\(option.long) expects a whole number \(range), got '\(text)'")
         }
         return number
     }
@@ -108,11 +109,11 @@ struct ArgumentParser {
             index += 1
         }
 
-        if result.flags.contains("help") { return result }
+        if result.flag(GlobalOptions.help) { return result }
         if result.positionals.contains("") {
             throw UsageError("an empty argument where \(positional.metavar.isEmpty ? "nothing" : positional.metavar) was expected")
         }
-        if options.contains(where: { $0.long == "jobs" }) { _ = try result.int("jobs", minimum: 1, maximum: ParsedArguments.maximumJobs) }
+        if options.contains(where: { $0.long == GlobalOptions.jobs.long }) { _ = try result.int(GlobalOptions.jobs, minimum: 1, maximum: ParsedArguments.maximumJobs) }
         if result.positionals.count < positional.minimum {
             throw UsageError("missing \(positional.metavar)")
         }

@@ -104,18 +104,18 @@ extension PositionalSpec {
     }
 }
 
-/// Options every command accepts (SPEC section 2).
+/// Options every command accepts (SPEC section 2), each declared once and looked up by its constant.
 enum GlobalOptions {
-    static let specs: [OptionSpec] = [
-        OptionSpec("C", "directory", .value(metavar: "DIR"), help: "Run as if modkit was started in DIR.", completion: .directories),
-        OptionSpec(nil, "manifest", .value(metavar: "FILE"), help: "Use FILE as the manifest instead of searching for modkit.yml.", completion: .files),
-        OptionSpec("j", "jobs", .value(metavar: "N"), help: "Work on N modules at once (default: CPU count; at least 4 for network work and status; sync: 32, at most 16 connections per host)."),
-        OptionSpec("g", "group", .repeated(metavar: "G"), help: "Only modules in group G: a comma list, -G leaves G out, all (repeatable).", completion: .list(.groups)),
-        OptionSpec("q", "quiet", help: "Print only errors and results."),
-        OptionSpec("v", "verbose", help: "Print more detail."),
-        OptionSpec(nil, "json", help: "Print one JSON object on stdout (every key: docs/json.md)."),
-        OptionSpec(nil, "no-color", help: "Never colour output (also NO_COLOR=1)."),
-        OptionSpec(nil, "accept-new-host-keys", help: "Add unknown ssh host keys to ~/.ssh/known_hosts (changed keys are still refused)."),
-        OptionSpec("h", "help", help: "Show help for the command."),
-    ]
+    static let directory = OptionSpec("C", "directory", .value(metavar: "DIR"), help: "Run as if modkit was started in DIR.", completion: .directories)
+    static let manifest = OptionSpec(nil, "manifest", .value(metavar: "FILE"), help: "Use FILE as the manifest instead of searching for modkit.yml.", completion: .files)
+    static let jobs = OptionSpec("j", "jobs", .value(metavar: "N"), help: "Work on N modules at once (default: CPU count; at least 4 for network work and status; sync: 32, at most 16 connections per host).")
+    static let group = OptionSpec("g", "group", .repeated(metavar: "G"), help: "Only modules in group G: a comma list, -G leaves G out, all (repeatable).", completion: .list(.groups))
+    static let quiet = OptionSpec("q", "quiet", help: "Print only errors and results.")
+    static let verbose = OptionSpec("v", "verbose", help: "Print more detail.")
+    static let json = OptionSpec(nil, "json", help: "Print one JSON object on stdout (every key: docs/json.md).")
+    static let noColor = OptionSpec(nil, "no-color", help: "Never colour output (also NO_COLOR=1).")
+    static let acceptNewHostKeys = OptionSpec(nil, "accept-new-host-keys", help: "Add unknown ssh host keys to ~/.ssh/known_hosts (changed keys are still refused).")
+    static let help = OptionSpec("h", "help", help: "Show help for the command.")
+
+    static let specs: [OptionSpec] = [directory, manifest, jobs, group, quiet, verbose, json, noColor, acceptNewHostKeys, help]
 }

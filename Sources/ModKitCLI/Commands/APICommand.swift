@@ -13,20 +13,29 @@ enum APICommand: Command {
         included. --check exits 1 when the version in the module's spec file understates the change;
         --json exits 0 whatever it finds.
         """,
-        options: [
-            OptionSpec(nil, "since", .value(metavar: "VERSION"), help: "Compare with this released version instead of the last one."),
-            OptionSpec(nil, "check", help: "Exit 1 when a spec file's version is below what the API change requires (for CI)."),
-        ],
+        options: Options.declared,
         positional: .modules,
         examples: ["modkit api", "modkit api PaymentsInterface --since 1.0", "modkit api --check", "modkit api --json"]
     )
+
+    struct Options: CommandOptions {
+        static let since = OptionSpec(nil, "since", .value(metavar: "VERSION"), help: "Compare with this released version instead of the last one.")
+        static let check = OptionSpec(nil, "check", help: "Exit 1 when a spec file's version is below what the API change requires (for CI).")
+        static let declared = [since, check]
+        var since: String?
+        var check: Bool
+        init(_ arguments: ParsedArguments) {
+            since = arguments.value(Self.since)
+            check = arguments.flag(Self.check)
+        }
+    }
 
     /// `modkit api --json`.
     struct Report: Encodable {
         var modules: [APIReport]
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
         let workspace = try context.loadWorkspace()
         let manifest = workspace.manifest
         let named = context.arguments.positionals
@@ -36,7 +45,7 @@ enum APICommand: Command {
             throw ModKitError.input("\(notInterface.name) is not an interface module: no module of the workspace implements it",
                                     hint: "add 'implements: \(notInterface.name)' to the implementation's entry in modkit.yml")
         }
-        let since = context.arguments.value("since")
+        let since = options.since
         var reports: [APIReport] = []
         var failed = false
         for module in modules {
@@ -65,7 +74,7 @@ enum APICommand: Command {
             }
         }
         if failed { return .failure }
-        if context.arguments.flag("check"), reports.contains(where: \.understated) { return .failure }
+        if options.check, reports.contains(where: \.understated) { return .failure }
         return .success
     }
 }

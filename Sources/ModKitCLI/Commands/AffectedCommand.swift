@@ -14,10 +14,7 @@ enum AffectedCommand: Command {
         default is the newest snapshot. Printed in dependency order; --json prints one line that GitHub
         Actions' fromJSON reads ('include' is a ready build matrix), -q prints the names only.
         """,
-        options: [
-            OptionSpec(nil, "since", .value(metavar: "SINCE"), help: "Snapshot or revision to compare with (default: the newest snapshot).",
-                       completion: .list(.snapshots)),
-        ],
+        options: Options.declared,
         positional: .modules,
         examples: [
             "modkit affected",
@@ -26,6 +23,14 @@ enum AffectedCommand: Command {
             "modkit forall --affected origin/main --topo -c 'swift test'",
         ]
     )
+
+    struct Options: CommandOptions {
+        static let since = OptionSpec(nil, "since", .value(metavar: "SINCE"), help: "Snapshot or revision to compare with (default: the newest snapshot).",
+                                      completion: .list(.snapshots))
+        static let declared = [since]
+        var since: String?
+        init(_ arguments: ParsedArguments) { since = arguments.value(Self.since) }
+    }
 
     /// `modkit affected --json`: one object, on one line so that `$GITHUB_OUTPUT` takes it as it is.
     struct Report: Encodable {
@@ -42,13 +47,13 @@ enum AffectedCommand: Command {
         var include: [Entry]
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
-        try context.withWorkspace { run in try affected(run.workspace, modules: try run.modules(), context: context) }
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        try context.withWorkspace { run in try affected(run.workspace, modules: try run.modules(), since: options.since, context: context) }
     }
 
-    private static func affected(_ workspace: Workspace, modules: [Module], context: Context) throws -> ExitStatus {
+    private static func affected(_ workspace: Workspace, modules: [Module], since given: String?, context: Context) throws -> ExitStatus {
         let since: String
-        if let given = context.arguments.value("since") {
+        if let given {
             since = given
         } else if let newest = try SnapshotCatalog.list(in: workspace).last {
             since = newest.name

@@ -15,10 +15,7 @@ enum CheckoutCommand: Command {
         replaced by the module's tag, with a warning; a tag that moved since the snapshot is reported.
         A commit made on a detached HEAD is saved under refs/modkit/backup/ before it is left.
         """,
-        options: [
-            OptionSpec("b", "branch", .value(metavar: "NAME"), help: "Create branch NAME at the recorded commit in every repository."),
-            OptionSpec(nil, "modules-only", help: "Leave the manifest repository where it is."),
-        ],
+        options: Options.declared,
         positional: PositionalSpec("SNAPSHOT", minimum: 1, maximum: 1),
         examples: [
             "modkit checkout v1.1.1",
@@ -29,6 +26,16 @@ enum CheckoutCommand: Command {
         reachesRemotes: true
     )
 
+    struct Options: CommandOptions {
+        static let branch = OptionSpec("b", "branch", .value(metavar: "NAME"), help: "Create branch NAME at the recorded commit in every repository.")
+        static let modulesOnly = OptionSpec(nil, "modules-only", help: "Leave the manifest repository where it is.")
+        static let declared = [branch, modulesOnly]
+        var checkout: CheckoutOptions
+        init(_ arguments: ParsedArguments) {
+            checkout = CheckoutOptions(branch: arguments.value(Self.branch), modulesOnly: arguments.flag(Self.modulesOnly))
+        }
+    }
+
     /// `modkit checkout --json`'s own fields.
     struct Fields: Encodable {
         var snapshot: String
@@ -37,10 +44,10 @@ enum CheckoutCommand: Command {
         var warnings: [String]
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
         let name = context.arguments.positionals[0]
         return try context.withWorkspace { run in
-            let options = CheckoutOptions(branch: context.arguments.value("branch"), modulesOnly: context.arguments.flag("modules-only"))
+            let options = options.checkout
             let report: CheckoutReport
             do {
                 report = try SnapshotCheckout.checkout(name, workspace: run.workspace, options: options,

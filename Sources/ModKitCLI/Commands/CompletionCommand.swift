@@ -12,10 +12,7 @@ enum CompletionCommand: Command {
         workspace you are in ('modkit completion --list modules|groups|snapshots|templates').
         scripts/install.sh installs the scripts and the man page ('modkit help --man').
         """,
-        options: [
-            OptionSpec(nil, "list", .value(metavar: "KIND"), help: "Print the workspace's modules, groups, snapshots or templates, one a line.",
-                       completion: .choices(CompletionList.allCases.map(\.rawValue))),
-        ],
+        options: Options.declared,
         positional: PositionalSpec("SHELL", minimum: 0, maximum: 1),
         examples: [
             "source <(modkit completion bash)",
@@ -25,8 +22,16 @@ enum CompletionCommand: Command {
         offersJSON: false
     )
 
-    static func run(_ context: Context) throws -> ExitStatus {
-        if let kind = context.arguments.value("list") {
+    struct Options: CommandOptions {
+        static let list = OptionSpec(nil, "list", .value(metavar: "KIND"), help: "Print the workspace's modules, groups, snapshots or templates, one a line.",
+                                     completion: .choices(CompletionList.allCases.map(\.rawValue)))
+        static let declared = [list]
+        var list: String?
+        init(_ arguments: ParsedArguments) { list = arguments.value(Self.list) }
+    }
+
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        if let kind = options.list {
             guard let list = CompletionList(rawValue: kind) else {
                 throw UsageError("--list expects one of \(CompletionList.allCases.map(\.rawValue).joined(separator: ", ")), got '\(kind)'")
             }

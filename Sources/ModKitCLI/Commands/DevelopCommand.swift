@@ -22,9 +22,7 @@ enum DevelopCommand: Command {
         moment is finished by the next 'modkit develop' (or '--off'). While an override is on,
         'modkit tag', 'release' and 'pin' refuse (exit 1), 'sync' says so, 'status' lists them.
         """,
-        options: [
-            OptionSpec(nil, "off", help: "Turn the overrides of the named modules (default: all) off, restoring every file."),
-        ],
+        options: Options.declared,
         positional: .modules,
         examples: ["modkit develop Core Network", "modkit develop", "modkit develop --off Network", "modkit develop --off", "modkit develop --json"],
         mutates: true
@@ -55,8 +53,15 @@ enum DevelopCommand: Command {
         var errors: [ErrorJSON]
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
-        let off = context.arguments.flag("off")
+    struct Options: CommandOptions {
+        static let off = OptionSpec(nil, "off", help: "Turn the overrides of the named modules (default: all) off, restoring every file.")
+        static let declared = [off]
+        var off: Bool
+        init(_ arguments: ParsedArguments) { off = arguments.flag(Self.off) }
+    }
+
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        let off = options.off
         return try context.withWorkspace { run in
             let workspace = run.workspace
             let recovered = try Developer.recover(workspace)
@@ -64,7 +69,7 @@ enum DevelopCommand: Command {
             // Modules are chosen by name or by -g; with neither, develop lists and --off turns everything off.
             let selects = !context.arguments.positionals.isEmpty || !context.groups.isEmpty
             if !selects && !off {
-                return try list(workspace, state: try DevelopStore(workspaceRoot: workspace.root).load(), result: nil, recovered: recovered != nil, context: context)
+                return try list(workspace, state: try DevelopStore(workspaceRoot: workspace.root).load(), result: nil, recovered: recovered != nil, off: off, context: context)
             }
             let modules = selects ? try run.modules() : nil
             let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
@@ -80,11 +85,12 @@ enum DevelopCommand: Command {
                 for module in modules where !active.contains(module.name) { context.console.info("\(module.name) is not overridden") }
             }
             let result = off ? try Developer.off(modules, workspace, specs: specs) : try Developer.on(modules ?? [], workspace, specs: specs)
-            return try list(workspace, state: result.state, result: result, recovered: recovered != nil, context: context)
+            return try list(workspace, state: result.state, result: result, recovered: recovered != nil, off: off, context: context)
         }
     }
 
-    private static func list(_ workspace: Workspace, state: DevelopState, result: Developer.Result?, recovered: Bool, context: Context) throws -> ExitStatus {
+    private static func list(_ workspace: Workspace, state: DevelopState, result: Developer.Result?, recovered: Bool, off: Bool,
+                             context: Context) throws -> ExitStatus {
         let overrides = state.modules.map { override in
             Report.Override(module: override.module, path: override.path, since: override.since,
                             files: state.files.filter { $0.modules.contains(override.module) }.map(\.path),
@@ -98,7 +104,7 @@ enum DevelopCommand: Command {
         }
         let errors = (result?.failures ?? []).map { ErrorJSON("\($0.step.package.isEmpty ? "." : $0.step.package): \($0.message)") }
         if context.json {
-            try context.printJSON(Report(off: context.arguments.flag("off"), recovered: recovered, overrides: overrides, changes: changes, errors: errors))
+            try context.printJSON(Report(off: off, recovered: recovered, overrides: overrides, changes: changes, errors: errors))
         } else {
             let console = context.console
             for change in changes where change.outcome != .failed {

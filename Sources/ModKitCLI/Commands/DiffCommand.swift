@@ -11,9 +11,7 @@ enum DiffCommand: Command {
         modules added or removed. Without SNAP2 it compares with what is checked out now. Missing
         commits are fetched. --markdown prints release notes.
         """,
-        options: [
-            OptionSpec(nil, "markdown", help: "Print release notes in Markdown."),
-        ],
+        options: Options.declared,
         positional: PositionalSpec("SNAP1 [SNAP2]", minimum: 1, maximum: 2),
         examples: ["modkit diff v1.0.0 v1.1.0", "modkit diff v1.1.0", "modkit diff v1.0.0 v1.1.0 --markdown > NOTES.md",
                    "modkit diff v1.0.0 v1.1.0 --json"],
@@ -41,7 +39,14 @@ enum DiffCommand: Command {
         var modules: [Entry]
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    struct Options: CommandOptions {
+        static let markdown = OptionSpec(nil, "markdown", help: "Print release notes in Markdown.")
+        static let declared = [markdown]
+        var markdown: Bool
+        init(_ arguments: ParsedArguments) { markdown = arguments.flag(Self.markdown) }
+    }
+
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
         let names = context.arguments.positionals
         let workspace = try context.loadWorkspace()
         let comparison = try SnapshotDiff.compare(names[0], names.count > 1 ? names[1] : nil, workspace: workspace)
@@ -51,7 +56,7 @@ enum DiffCommand: Command {
                              oldVersion: $0.oldVersion, newVersion: $0.newVersion, commits: $0.commits, droppedCommits: $0.droppedCommits,
                              error: .optional($0.error))
             }))
-        } else if context.arguments.flag("markdown") {
+        } else if options.markdown {
             context.console.result(markdown(comparison))
         } else {
             context.console.result(text(comparison, style: context.console.style(for: .standardOutput), verbose: context.verbose))

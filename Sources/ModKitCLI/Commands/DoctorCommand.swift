@@ -48,7 +48,7 @@ enum DoctorCommand: Command {
         }
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: NoOptions) throws -> ExitStatus {
         try context.withWorkspace { run in
             let results = Doctor.check(try run.modules(), in: run.workspace, jobs: try context.jobs(waitsOnIO: true))
             if context.json {

@@ -12,12 +12,7 @@ enum ExportCommand: Command {
         written at the commit checked out now. Directory modules live in the manifest repository and
         are left out, with a warning.
         """,
-        options: [
-            OptionSpec(nil, "format", .value(metavar: "FORMAT"), help: "repo, west or vcstool (required).",
-                       completion: .choices(["repo", "west", "vcstool"])),
-            OptionSpec(nil, "exact", help: "Write every module at its current HEAD commit."),
-            OptionSpec("o", "output", .value(metavar: "FILE"), help: "Write the manifest to FILE instead of stdout.", completion: .files),
-        ],
+        options: Options.declared,
         positional: .modules,
         examples: [
             "modkit export --format vcstool --exact > product.repos",
@@ -27,19 +22,35 @@ enum ExportCommand: Command {
         offersJSON: false
     )
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    struct Options: CommandOptions {
+        static let format = OptionSpec(nil, "format", .value(metavar: "FORMAT"), help: "repo, west or vcstool (required).",
+                                       completion: .choices(ExportFormat.allCases.map(\.rawValue)))
+        static let exact = OptionSpec(nil, "exact", help: "Write every module at its current HEAD commit.")
+        static let output = OptionSpec("o", "output", .value(metavar: "FILE"), help: "Write the manifest to FILE instead of stdout.", completion: .files)
+        static let declared = [format, exact, output]
+        var format: String?
+        var exact: Bool
+        var output: String?
+        init(_ arguments: ParsedArguments) {
+            format = arguments.value(Self.format)
+            exact = arguments.flag(Self.exact)
+            output = arguments.value(Self.output)
+        }
+    }
+
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
         let names = ExportFormat.allCases.map(\.rawValue)
-        guard let formatName = context.arguments.value("format") else {
+        guard let formatName = options.format else {
             throw UsageError("--format is required (\(names.joined(separator: ", ")))")
         }
         guard let format = ExportFormat(rawValue: formatName) else {
             throw UsageError("--format expects one of \(names.joined(separator: ", ")), got '\(formatName)'\(DidYouMean.suffix(for: formatName, among: names))")
         }
         let result = try context.withWorkspace { run in
-            try ManifestExporter.export(run.workspace.manifest, modules: try run.modules(), format: format, exact: context.arguments.flag("exact"))
+            try ManifestExporter.export(run.workspace.manifest, modules: try run.modules(), format: format, exact: options.exact)
         }
         for warning in result.warnings { context.console.warning(warning) }
-        if let output = context.arguments.value("output") {
+        if let output = options.output {
             let file = URL(fileURLWithPath: output, relativeTo: context.workingDirectory).standardizedFileURL
             try AtomicFile.write(Data(result.text.utf8), to: file)
             context.console.info("Wrote \(output) (\(format.rawValue)).")

@@ -17,13 +17,7 @@ enum ForallCommand: Command {
         modules changed since then and those that depend on them (see 'modkit affected'). Modules that
         are not cloned are skipped. Exits 1 with a summary when the command failed anywhere.
         """,
-        options: [
-            OptionSpec("c", "command", .value(metavar: "CMD"), help: "The shell command to run (required)."),
-            OptionSpec(nil, "topo", help: "Dependencies first, in parallel by level; skip dependents of a failure."),
-            OptionSpec(nil, "affected", .value(metavar: "SINCE"), help: "Only modules changed since snapshot or revision SINCE, and their dependents.",
-                       completion: .list(.snapshots)),
-            OptionSpec(nil, "group-output", help: "Print each module's output whole when it finishes."),
-        ],
+        options: Options.declared,
         positional: .modules,
         examples: [
             "modkit forall -c 'git log -1 --oneline'",
@@ -62,27 +56,48 @@ enum ForallCommand: Command {
     /// `modkit forall --json`'s own field.
     struct Fields: Encodable { var commandLine: String }
 
-    static func run(_ context: Context) throws -> ExitStatus {
-        guard let command = context.arguments.value("command") else { throw UsageError("forall needs -c CMD") }
-        return try context.withWorkspace { run in try forall(command, workspace: run.workspace, modules: try run.modules(), context: context) }
+    struct Options: CommandOptions {
+        static let command = OptionSpec("c", "command", .value(metavar: "CMD"), help: "The shell command to run (required).")
+        static let topo = OptionSpec(nil, "topo", help: "Dependencies first, in parallel by level; skip dependents of a failure.")
+        static let affected = OptionSpec(nil, "affected", .value(metavar: "SINCE"), help: "Only modules changed since snapshot or revision SINCE, and their dependents.",
+                                         completion: .list(.snapshots))
+        static let groupOutput = OptionSpec(nil, "group-output", help: "Print each module's output whole when it finishes.")
+        static let declared = [command, topo, affected, groupOutput]
+        var command: String?
+        var topo: Bool
+        var affected: String?
+        var groupOutput: Bool
+        init(_ arguments: ParsedArguments) {
+            command = arguments.value(Self.command)
+            topo = arguments.flag(Self.topo)
+            affected = arguments.value(Self.affected)
+            groupOutput = arguments.flag(Self.groupOutput)
+        }
     }
 
-    private static func forall(_ command: String, workspace: Workspace, modules selected: [Module], context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        guard let command = options.command else { throw UsageError("forall needs -c CMD") }
+        return try context.withWorkspace { run in
+            try forall(command, workspace: run.workspace, modules: try run.modules(), options: options, context: context)
+        }
+    }
+
+    private static func forall(_ command: String, workspace: Workspace, modules selected: [Module], options given: Options,
+                               context: Context) throws -> ExitStatus {
         var modules = selected
-        let arguments = context.arguments
         let jobs = try context.jobs(waitsOnIO: false)
         var dependencies: [String: [String]]?
-        if arguments.flag("topo") || arguments.value("affected") != nil {
+        if given.topo || given.affected != nil {
             dependencies = try AffectedCommand.dependencies(of: modules, workspace: workspace, jobs: jobs)
         }
-        if let since = arguments.value("affected"), let graph = dependencies {
+        if let since = given.affected, let graph = dependencies {
             let affected = try Affected.compute(since: since, modules: modules, workspace: workspace, dependencies: graph)
             let names = Set(affected.map(\.name))
             modules = modules.filter { names.contains($0.name) }
             if !context.json { context.console.info("\(modules.count) of \(graph.count) modules affected since \(since)") }
         }
-        let output: ForallOptions.Output = context.json || arguments.flag("group-output") ? .grouped : jobs == 1 ? .terminal : .lines
-        let options = ForallOptions(jobs: jobs, output: output, dependencies: arguments.flag("topo") ? dependencies : nil)
+        let output: ForallOptions.Output = context.json || given.groupOutput ? .grouped : jobs == 1 ? .terminal : .lines
+        let options = ForallOptions(jobs: jobs, output: output, dependencies: given.topo ? dependencies : nil)
         let printer = ForallPrinter(console: context.console, modules: modules, output: output, quiet: context.json)
         let results = Forall.run(command, in: modules, workspace: workspace, options: options, observe: printer.observe)
         context.console.clearProgress()

@@ -10,8 +10,7 @@ enum GraphCommand: Command {
         Modules are listed dependencies first. A cycle is an error that names it, with the file and
         line of every step (exit 1).
         """,
-        options: [OptionSpec(nil, "format", .value(metavar: "FORMAT"), help: "text (default), dot, mermaid or json.",
-                                   completion: .choices(["text", "dot", "mermaid", "json"]))],
+        options: Options.declared,
         examples: ["modkit graph", "modkit graph --format dot | dot -Tsvg > graph.svg", "modkit graph --format mermaid"]
     )
 
@@ -25,8 +24,16 @@ enum GraphCommand: Command {
         var implements: [String: String]
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
-        let format = context.json ? "json" : (context.arguments.value("format") ?? "text")
+    struct Options: CommandOptions {
+        static let format = OptionSpec(nil, "format", .value(metavar: "FORMAT"), help: "text (default), dot, mermaid or json.",
+                                       completion: .choices(["text", "dot", "mermaid", "json"]))
+        static let declared = [format]
+        var format: String?
+        init(_ arguments: ParsedArguments) { format = arguments.value(Self.format) }
+    }
+
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        let format = context.json ? "json" : (options.format ?? "text")
         guard ["text", "dot", "mermaid", "json"].contains(format) else {
             throw UsageError("unknown format '\(format)'; use text, dot, mermaid or json")
         }

@@ -12,10 +12,7 @@ enum GuardCommand: Command {
         one in the workspace. Only files whose content changes are written. See docs/guard.md for
         how a pod and a Swift package include them.
         """,
-        options: [
-            OptionSpec(nil, "check", help: "Write nothing; exit 1 listing stale or missing guard files (for CI)."),
-            OptionSpec(nil, "dry-run", help: "Write nothing; print what would change as a unified diff."),
-        ],
+        options: Options.declared,
         positional: .modules,
         examples: ["modkit guard", "modkit guard --check", "modkit guard --dry-run QCloudCore"],
         mutates: true
@@ -39,9 +36,22 @@ enum GuardCommand: Command {
     /// `modkit guard --json`'s own field.
     struct Fields: Encodable { var dryRun: Bool }
 
-    static func run(_ context: Context) throws -> ExitStatus {
-        let check = context.arguments.flag("check")
-        let dryRun = context.arguments.flag("dry-run")
+    struct Options: CommandOptions {
+        static let check = OptionSpec(nil, "check", help: "Write nothing; exit 1 listing stale or missing guard files (for CI).")
+        static let dryRun = OptionSpec(nil, "dry-run", help: "Write nothing; print what would change as a unified diff.")
+        static let declared = [check, dryRun]
+        var check: Bool
+        var dryRun: Bool
+        init(_ arguments: ParsedArguments) {
+            check = arguments.flag(Self.check)
+            dryRun = arguments.flag(Self.dryRun)
+        }
+        var changesNothing: Bool { check || dryRun }
+    }
+
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        let check = options.check
+        let dryRun = options.dryRun
         return try context.withWorkspace { run in
             let selected = try run.modules()
             // Guard files go one directory further down: that directory must not be a link out either.

@@ -14,14 +14,7 @@ enum InitCommand: Command {
         warning with its file:line. An existing modkit.yml is never overwritten. Module repositories are
         added to the manifest repository's .gitignore so it stays clean.
         """,
-        options: [
-            OptionSpec(nil, "import", .value(metavar: "PATH"), help: "Import .gitmodules, a repo manifest, west.yml or a .repos file.",
-                       completion: .files),
-            OptionSpec(nil, "from", .value(metavar: "FORMAT"), help: "Read --import as submodules, repo, west or vcstool instead of guessing.",
-                       completion: .choices(["submodules", "repo", "west", "vcstool"])),
-            OptionSpec(nil, "exact", help: "Pin every module to its exact commit (submodules: the recorded gitlink)."),
-            OptionSpec(nil, "name", .value(metavar: "NAME"), help: "Workspace name (default: the directory's name)."),
-        ],
+        options: Options.declared,
         examples: [
             "modkit init",
             "modkit init --import .gitmodules --exact",
@@ -50,13 +43,33 @@ enum InitCommand: Command {
         }
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
-        if let path = context.arguments.value("import") {
-            return try runImport(path, context: context)
+    struct Options: CommandOptions {
+        static let importPath = OptionSpec(nil, "import", .value(metavar: "PATH"), help: "Import .gitmodules, a repo manifest, west.yml or a .repos file.",
+                                           completion: .files)
+        static let from = OptionSpec(nil, "from", .value(metavar: "FORMAT"), help: "Read --import as submodules, repo, west or vcstool instead of guessing.",
+                                     completion: .choices(ImportFormat.allCases.map(\.rawValue)))
+        static let exact = OptionSpec(nil, "exact", help: "Pin every module to its exact commit (submodules: the recorded gitlink).")
+        static let name = OptionSpec(nil, "name", .value(metavar: "NAME"), help: "Workspace name (default: the directory's name).")
+        static let declared = [importPath, from, exact, name]
+        var importPath: String?
+        var from: String?
+        var exact: Bool
+        var name: String?
+        init(_ arguments: ParsedArguments) {
+            importPath = arguments.value(Self.importPath)
+            from = arguments.value(Self.from)
+            exact = arguments.flag(Self.exact)
+            name = arguments.value(Self.name)
         }
-        if context.arguments.value("from") != nil { throw UsageError("--from needs --import PATH") }
-        if context.arguments.flag("exact") { throw UsageError("--exact needs --import PATH") }
-        let result = try WorkspaceInitializer.initialize(at: context.workingDirectory, workspaceName: context.arguments.value("name"))
+    }
+
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        if let path = options.importPath {
+            return try runImport(path, options: options, context: context)
+        }
+        if options.from != nil { throw UsageError("--from needs --import PATH") }
+        if options.exact { throw UsageError("--exact needs --import PATH") }
+        let result = try WorkspaceInitializer.initialize(at: context.workingDirectory, workspaceName: options.name)
         if context.json {
             try context.printJSON(Report(manifest: result.manifest))
         } else {
@@ -79,9 +92,9 @@ enum InitCommand: Command {
         return .success
     }
 
-    private static func runImport(_ path: String, context: Context) throws -> ExitStatus {
+    private static func runImport(_ path: String, options: Options, context: Context) throws -> ExitStatus {
         var format: ImportFormat?
-        if let name = context.arguments.value("from") {
+        if let name = options.from {
             guard let known = ImportFormat(rawValue: name) else {
                 let names = ImportFormat.allCases.map(\.rawValue)
                 throw UsageError("--from expects one of \(names.joined(separator: ", ")), got '\(name)'\(DidYouMean.suffix(for: name, among: names))")
@@ -89,8 +102,8 @@ enum InitCommand: Command {
             format = known
         }
         let source = URL(fileURLWithPath: path, relativeTo: context.workingDirectory).standardizedFileURL
-        let outcome = try WorkspaceInitializer.importManifest(from: source, displayPath: path, format: format, exact: context.arguments.flag("exact"),
-                                                              at: context.workingDirectory, workspaceName: context.arguments.value("name"))
+        let outcome = try WorkspaceInitializer.importManifest(from: source, displayPath: path, format: format, exact: options.exact,
+                                                              at: context.workingDirectory, workspaceName: options.name)
         printWarnings(outcome.imported.warnings, verbose: context.verbose, console: context.console)
         if !outcome.imported.mergedFiles.isEmpty, !context.json {
             context.console.info("Merged \(outcome.imported.mergedFiles.count) local manifest\(outcome.imported.mergedFiles.count == 1 ? "" : "s") as repo does: \(outcome.imported.mergedFiles.joined(separator: ", "))")

@@ -31,7 +31,7 @@ enum ListCommand: Command {
         var interface: Bool
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: NoOptions) throws -> ExitStatus {
         try context.withWorkspace { run in try list(run.workspace.manifest, modules: try run.modules(), context: context) }
     }
 

@@ -20,18 +20,7 @@ enum NewCommand: Command {
         The module is appended to modkit.yml without touching the rest of the file. Built-in templates
         are looked up in $MODKIT_TEMPLATES, then ../share/modkit/Templates next to the binary.
         """,
-        options: [
-            OptionSpec("t", "template", .value(metavar: "T"), help: "Template name, folder or git url[#ref] (default: swift-package).",
-                       completion: .list(.templates)),
-            OptionSpec(nil, "path", .value(metavar: "P"), help: "Directory of the new module (default: next to the existing modules).",
-                       completion: .directories),
-            OptionSpec(nil, "dir", help: "Create a directory module in the manifest repository."),
-            OptionSpec(nil, "repo", help: "Create a git repository module with an initial commit."),
-            OptionSpec(nil, "remote", .value(metavar: "URL"), help: "Set the new repository's origin to URL and push (implies --repo)."),
-            OptionSpec(nil, "var", .repeated(metavar: "KEY=VALUE"), help: "Set a template variable (repeatable); also version= and author=."),
-            OptionSpec("n", "dry-run", help: "Print the files and the manifest diff; change nothing."),
-            OptionSpec(nil, "list-templates", help: "List the templates this workspace can use."),
-        ],
+        options: Options.declared,
         positional: PositionalSpec("NAME", minimum: 0, maximum: 1),
         examples: [
             "modkit new Payments",
@@ -44,37 +33,68 @@ enum NewCommand: Command {
         reachesRemotes: true
     )
 
-    static func run(_ context: Context) throws -> ExitStatus {
-        let arguments = context.arguments
-        let builtin = TemplateLibrary.builtinDirectory(executable: executableURL())
-        if arguments.flag("list-templates") {
-            return try listTemplates(builtin: builtin, context: context)
-        }
-        guard let name = arguments.positionals.first else { throw UsageError("missing NAME") }
-        if arguments.flag("dir"), arguments.flag("repo") { throw UsageError("--dir and --repo exclude each other") }
-        if arguments.flag("dir"), arguments.value("remote") != nil { throw UsageError("--remote needs a repository module; drop --dir") }
+    struct Options: CommandOptions {
+        static let template = OptionSpec("t", "template", .value(metavar: "T"), help: "Template name, folder or git url[#ref] (default: swift-package).",
+                                         completion: .list(.templates))
+        static let path = OptionSpec(nil, "path", .value(metavar: "P"), help: "Directory of the new module (default: next to the existing modules).",
+                                     completion: .directories)
+        static let dir = OptionSpec(nil, "dir", help: "Create a directory module in the manifest repository.")
+        static let repo = OptionSpec(nil, "repo", help: "Create a git repository module with an initial commit.")
+        static let remote = OptionSpec(nil, "remote", .value(metavar: "URL"), help: "Set the new repository's origin to URL and push (implies --repo).")
+        static let variable = OptionSpec(nil, "var", .repeated(metavar: "KEY=VALUE"), help: "Set a template variable (repeatable); also version= and author=.")
+        static let dryRun = OptionSpec("n", "dry-run", help: "Print the files and the manifest diff; change nothing.")
+        static let listTemplates = OptionSpec(nil, "list-templates", help: "List the templates this workspace can use.")
+        static let declared = [template, path, dir, repo, remote, variable, dryRun, listTemplates]
+        var template: String?
+        var path: String?
+        var kind: Module.Kind?
+        var remote: String?
         var variables: [String: String] = [:]
-        for assignment in arguments.values("var") {
-            guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
-                throw UsageError("--var expects KEY=VALUE, got '\(assignment)'")
+        var dryRun: Bool
+        var listTemplates: Bool
+
+        init(_ arguments: ParsedArguments) throws {
+            if arguments.flag(Self.dir), arguments.flag(Self.repo) { throw UsageError("--dir and --repo exclude each other") }
+            if arguments.flag(Self.dir), arguments.value(Self.remote) != nil { throw UsageError("--remote needs a repository module; drop --dir") }
+            template = arguments.value(Self.template)
+            path = arguments.value(Self.path)
+            kind = arguments.flag(Self.dir) ? .directory : arguments.flag(Self.repo) ? .repository : nil
+            remote = arguments.value(Self.remote)
+            for assignment in arguments.values(Self.variable) {
+                guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
+                    throw UsageError("--var expects KEY=VALUE, got '\(assignment)'")
+                }
+                variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
             }
-            variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
+            dryRun = arguments.flag(Self.dryRun)
+            listTemplates = arguments.flag(Self.listTemplates)
         }
 
-        var workspace = try context.loadWorkspace()
-        if !arguments.flag("dry-run"), ScaffoldStaging.hasLeftovers(in: workspace.root) {
-            let lock = try WorkspaceLock(root: workspace.root, command: "modkit new \(name)")
-            for message in ScaffoldStaging.recover(in: workspace.root) { context.console.info(message) }
-            lock.release()
-            workspace = try context.loadWorkspace()
+        var changesNothing: Bool { dryRun || listTemplates }
+    }
+
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        let builtin = TemplateLibrary.builtinDirectory(executable: executableURL())
+        if options.listTemplates {
+            return try listTemplates(builtin: builtin, context: context)
         }
-        let manifest = workspace.manifest
-        let kind: Module.Kind? = arguments.flag("dir") ? .directory : arguments.flag("repo") ? .repository : nil
-        let request = ScaffoldRequest(name: name, path: try arguments.value("path").map { try workspacePath($0, manifest: manifest, context: context) },
-                                      kind: kind, remote: arguments.value("remote").map { remoteURL($0, context: context) }, variables: variables)
+        guard let name = context.arguments.positionals.first else { throw UsageError("missing NAME") }
+        return try context.withWorkspace { run in
+            if !options.dryRun, ScaffoldStaging.hasLeftovers(in: run.workspace.root) {
+                for message in ScaffoldStaging.recover(in: run.workspace.root) { context.console.info(message) }
+                try run.reload()
+            }
+            return try create(name, options: options, manifest: run.workspace.manifest, builtin: builtin, context: context)
+        }
+    }
+
+    /// Plans module `name` from its template and, unless --dry-run, creates it (under the workspace lock).
+    private static func create(_ name: String, options: Options, manifest: Manifest, builtin: URL?, context: Context) throws -> ExitStatus {
+        let request = ScaffoldRequest(name: name, path: try options.path.map { try workspacePath($0, manifest: manifest, context: context) },
+                                      kind: options.kind, remote: options.remote.map { remoteURL($0, context: context) }, variables: options.variables)
         let resolved: ResolvedTemplate
         do {
-            resolved = try TemplateLibrary.resolve(arguments.value("template") ?? "swift-package", builtin: builtin, manifest: manifest,
+            resolved = try TemplateLibrary.resolve(options.template ?? "swift-package", builtin: builtin, manifest: manifest,
                                                    workingDirectory: context.workingDirectory)
         } catch let error as TemplateError {
             report(error, context: context)
@@ -87,12 +107,10 @@ enum NewCommand: Command {
             report(error, context: context)
             return .usage
         }
-        if arguments.flag("dry-run") {
+        if options.dryRun {
             NewOutput.printDryRun(plan, context: context)
             return .success
         }
-        let lock = try WorkspaceLock(root: workspace.root, command: "modkit new \(name)")
-        defer { lock.release() }
         let result = try Scaffolder.apply(plan)
         NewOutput.printResult(result, context: context)
         return .success

@@ -19,11 +19,7 @@ enum PinCommand: Command {
         comment on the requirement's line silences it. "#{s.version}" on a pod of the same module is
         exact by construction (lockstep).
         """,
-        options: [
-            OptionSpec(nil, "check", help: "Change nothing; list loose requirements and exit 1 if there are any (for CI)."),
-            OptionSpec(nil, "dry-run", help: "Change nothing; print the changes as a unified diff."),
-            OptionSpec(nil, "strict", help: "Requirements modkit cannot verify fail too, and with --check local path links."),
-        ],
+        options: Options.declared,
         positional: .modules,
         examples: ["modkit pin", "modkit pin --check", "modkit pin --dry-run QCloudCOSXML", "modkit pin --check --json"],
         mutates: true
@@ -44,10 +40,26 @@ enum PinCommand: Command {
         var errors: [ErrorJSON]
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
-        let check = context.arguments.flag("check")
-        let dryRun = context.arguments.flag("dry-run")
-        let strict = context.arguments.flag("strict")
+    struct Options: CommandOptions {
+        static let check = OptionSpec(nil, "check", help: "Change nothing; list loose requirements and exit 1 if there are any (for CI).")
+        static let dryRun = OptionSpec(nil, "dry-run", help: "Change nothing; print the changes as a unified diff.")
+        static let strict = OptionSpec(nil, "strict", help: "Requirements modkit cannot verify fail too, and with --check local path links.")
+        static let declared = [check, dryRun, strict]
+        var check: Bool
+        var dryRun: Bool
+        var strict: Bool
+        init(_ arguments: ParsedArguments) {
+            check = arguments.flag(Self.check)
+            dryRun = arguments.flag(Self.dryRun)
+            strict = arguments.flag(Self.strict)
+        }
+        var changesNothing: Bool { check || dryRun }
+    }
+
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        let check = options.check
+        let dryRun = options.dryRun
+        let strict = options.strict
         return try context.withWorkspace { run in
             // A :path line written by `modkit develop` is not a requirement to pin or to check: refuse while one is on.
             if !dryRun { try context.refuseWhileDeveloping(run.workspace) }

@@ -27,19 +27,7 @@ enum ReleaseCommand: Command {
         it prints every step's changes as diffs. Without --yes, modkit asks before
         changing anything (and refuses when there is no terminal to ask on).
         """,
-        options: [
-            OptionSpec(nil, "plan", help: "Print the plan (modules, versions, why, tags) and exit."),
-            OptionSpec(nil, "dry-run", help: "Change nothing; show the plan and every change the release would make."),
-            OptionSpec(nil, "resume", help: "Continue the saved plan of release NAME from the step that failed."),
-            OptionSpec(nil, "abandon", help: "Discard the saved state of release NAME (what was pushed stays)."),
-            OptionSpec(nil, "bump", .value(metavar: "KIND"), help: "Release every released module with this increment: patch, minor or major."),
-            OptionSpec(nil, "pre", .value(metavar: "ID"), help: "Make the new versions pre-releases, e.g. --pre beta gives 1.1.0-beta.1."),
-            OptionSpec(nil, "allow-understated-bump", help: "Take an interface version below what its API change requires (recorded in its changelog)."),
-            OptionSpec(nil, "from", .value(metavar: "STEP"), help: "Start at STEP (earlier steps are skipped)."),
-            OptionSpec(nil, "strict", help: "The pin step fails on requirements modkit cannot verify too (as pin --strict)."),
-            OptionSpec(nil, "markdown", help: "Print the checklist as a Markdown task list and exit."),
-            OptionSpec("y", "yes", help: "Do not ask for confirmation."),
-        ],
+        options: Options.declared,
         positional: PositionalSpec("NAME [MODULE=VERSION|MODULE=KIND|MODULE...]", minimum: 1, maximum: nil),
         examples: [
             "modkit release 2024.6 --plan",
@@ -53,16 +41,60 @@ enum ReleaseCommand: Command {
         reachesRemotes: true
     )
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    struct Options: CommandOptions {
+        static let plan = OptionSpec(nil, "plan", help: "Print the plan (modules, versions, why, tags) and exit.")
+        static let dryRun = OptionSpec(nil, "dry-run", help: "Change nothing; show the plan and every change the release would make.")
+        static let resume = OptionSpec(nil, "resume", help: "Continue the saved plan of release NAME from the step that failed.")
+        static let abandon = OptionSpec(nil, "abandon", help: "Discard the saved state of release NAME (what was pushed stays).")
+        static let bump = OptionSpec(nil, "bump", .value(metavar: "KIND"), help: "Release every released module with this increment: patch, minor or major.")
+        static let pre = OptionSpec(nil, "pre", .value(metavar: "ID"), help: "Make the new versions pre-releases, e.g. --pre beta gives 1.1.0-beta.1.")
+        static let allowUnderstatedBump = OptionSpec(nil, "allow-understated-bump",
+                                                     help: "Take an interface version below what its API change requires (recorded in its changelog).")
+        static let from = OptionSpec(nil, "from", .value(metavar: "STEP"), help: "Start at STEP (earlier steps are skipped).")
+        static let strict = OptionSpec(nil, "strict", help: "The pin step fails on requirements modkit cannot verify too (as pin --strict).")
+        static let markdown = OptionSpec(nil, "markdown", help: "Print the checklist as a Markdown task list and exit.")
+        static let yes = OptionSpec("y", "yes", help: "Do not ask for confirmation.")
+        static let declared = [plan, dryRun, resume, abandon, bump, pre, allowUnderstatedBump, from, strict, markdown, yes]
+        var plan: Bool
+        var dryRun: Bool
+        var resume: Bool
+        var abandon: Bool
+        var bump: String?
+        var pre: String?
+        var allowUnderstatedBump: Bool
+        var from: String?
+        var strict: Bool
+        var markdown: Bool
+        var yes: Bool
+        init(_ arguments: ParsedArguments) {
+            plan = arguments.flag(Self.plan)
+            dryRun = arguments.flag(Self.dryRun)
+            resume = arguments.flag(Self.resume)
+            abandon = arguments.flag(Self.abandon)
+            bump = arguments.value(Self.bump)
+            pre = arguments.value(Self.pre)
+            allowUnderstatedBump = arguments.flag(Self.allowUnderstatedBump)
+            from = arguments.value(Self.from)
+            strict = arguments.flag(Self.strict)
+            markdown = arguments.flag(Self.markdown)
+            yes = arguments.flag(Self.yes)
+        }
+        /// --abandon discards saved state, so it takes the lock; the plan, the checklist and a dry run change nothing.
+        var changesNothing: Bool { !abandon && (plan || dryRun || markdown) }
+    }
+
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        try context.withWorkspace { run in try release(run.workspace, options: options, context: context) }
+    }
+
+    private static func release(_ workspace: Workspace, options given: Options, context: Context) throws -> ExitStatus {
         var arguments = context.arguments.positionals
         let name = arguments.removeFirst()
-        let workspace = try context.loadWorkspace()
         try workspace.checkContained(workspace.manifest.modules)
         let console = context.console
-        var request = try ReleasePlan.Request.parse(arguments, bump: context.arguments.value("bump"),
-                                                    pre: context.arguments.value("pre"), groups: context.groups)
-        if context.arguments.flag("allow-understated-bump") { request.allowUnderstatedBump = true }
-        if context.arguments.flag("abandon") {
+        var request = try ReleasePlan.Request.parse(arguments, bump: given.bump, pre: given.pre, groups: context.groups)
+        if given.allowUnderstatedBump { request.allowUnderstatedBump = true }
+        if given.abandon {
             // Read only to say what was done: a state file this modkit cannot read is discarded too.
             let saved = try? ReleaseState.load(name, in: workspace)
             guard try ReleaseState.discard(name, in: workspace) else {
@@ -77,10 +109,10 @@ enum ReleaseCommand: Command {
             return .success
         }
         let saved = try ReleaseState.load(name, in: workspace)
-        let resume = context.arguments.flag("resume")
+        let resume = given.resume
         let plan: ReleasePlan
         var state: ReleaseState
-        if let saved, resume || context.arguments.value("from") != nil {
+        if let saved, resume || given.from != nil {
             guard request.isEmpty || request == saved.request else {
                 throw ModKitError.input("release \(name) was planned with other arguments; --resume continues the saved plan as it is",
                                         hint: "run \(hint(name, "--resume", context)), or discard it with \(hint(name, "--abandon", context))")
@@ -89,24 +121,24 @@ enum ReleaseCommand: Command {
             state = saved
         } else {
             if resume { throw ModKitError.input("there is no release \(name) to resume", hint: "start it without --resume") }
-            if let saved, !context.arguments.flag("dry-run"), !context.arguments.flag("plan"), !context.arguments.flag("markdown") {
+            if let saved, !given.dryRun, !given.plan, !given.markdown {
                 throw ModKitError.input("release \(name) stopped at '\(saved.failed ?? saved.completed.last ?? "preflight")' in an earlier run",
                                         hint: "continue it with \(hint(name, "--resume", context)), or discard it with \(hint(name, "--abandon", context))")
             }
             plan = try ReleasePlan.make(name: name, request: request, workspace: workspace)
             state = ReleaseState(plan: plan, request: request)
         }
-        if context.arguments.flag("plan") {
+        if given.plan {
             if context.json { try context.printJSON(PlanJSON(name: plan.name, released: plan.released, tags: plan.tags)) } else { console.result(plan.table(), terminator: "") }
             return .success
         }
-        if context.arguments.flag("markdown") {
+        if given.markdown {
             console.result(ReleaseRunner.markdown(plan, state: saved), terminator: "")
             return .success
         }
-        let dryRun = context.arguments.flag("dry-run")
+        let dryRun = given.dryRun
         if !dryRun { try context.refuseWhileDeveloping(workspace) }
-        if !dryRun && !context.arguments.flag("yes") {
+        if !dryRun && !given.yes {
             guard isatty(STDIN_FILENO) == 1 else {
                 throw UsageError("modkit release changes and pushes every released repository; add --yes to go ahead without a prompt, or --dry-run to see the changes")
             }
@@ -117,9 +149,9 @@ enum ReleaseCommand: Command {
                 return .failure
             }
         }
-        let options = ReleaseRunner.Options(dryRun: dryRun, resume: resume, from: context.arguments.value("from"),
-                                            jobs: try context.jobs(waitsOnIO: true), strict: context.arguments.flag("strict"))
-        if !context.json && (dryRun || context.arguments.flag("yes")) {
+        let options = ReleaseRunner.Options(dryRun: dryRun, resume: resume, from: given.from,
+                                            jobs: try context.jobs(waitsOnIO: true), strict: given.strict)
+        if !context.json && (dryRun || given.yes) {
             console.result(plan.table() + (dryRun ? "(dry run: nothing is changed)\n" : ""), terminator: "")
         }
         var outcomes: [StepOutcome] = []
@@ -171,8 +203,8 @@ enum ReleaseCommand: Command {
     /// A command line that continues (or discards) release `name` as this one was run: same directory options, --yes.
     static func hint(_ name: String, _ flag: String?, _ context: Context) -> String {
         var words = ["modkit"]
-        if let directory = context.arguments.value("directory") { words += ["-C", shellQuoted(directory)] }
-        if let manifest = context.arguments.value("manifest") { words += ["--manifest", shellQuoted(manifest)] }
+        if let directory = context.arguments.value(GlobalOptions.directory) { words += ["-C", shellQuoted(directory)] }
+        if let manifest = context.arguments.value(GlobalOptions.manifest) { words += ["--manifest", shellQuoted(manifest)] }
         words += ["release", shellQuoted(name)]
         if let flag { words.append(flag) }
         if flag != "--abandon" { words.append("--yes") }

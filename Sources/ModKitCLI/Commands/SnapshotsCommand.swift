@@ -25,7 +25,7 @@ enum SnapshotsCommand: Command {
         var invalid: [Invalid]
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: NoOptions) throws -> ExitStatus {
         let workspace = try context.loadWorkspace()
         let (snapshots, invalid) = try SnapshotCatalog.listing(in: workspace)
         defer { reportInvalid(invalid, context: context) }

@@ -18,7 +18,7 @@ enum StartCommand: Command {
     /// `modkit start --json`'s own field.
     struct Fields: Encodable { var branch: String }
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: NoOptions) throws -> ExitStatus {
         var names = context.arguments.positionals
         let branch = names.removeFirst()
         try TopicBranch.checkName(branch)

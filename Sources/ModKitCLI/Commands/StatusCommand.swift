@@ -13,7 +13,7 @@ enum StatusCommand: Command {
         -v lists them too. --short prints one line per module, like 'git status -s'. Repository modules that
         are not cloned yet are reported as 'not cloned' (run 'modkit sync').
         """,
-        options: [OptionSpec("s", "short", help: "One line per module: name, what is checked out, then the changes.")],
+        options: Options.declared,
         positional: .modules,
         examples: ["modkit status", "modkit status -v", "modkit status --short", "modkit status --json", "modkit status -g core"]
     )
@@ -72,11 +72,18 @@ enum StatusCommand: Command {
         var overrides: [String]
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
-        try context.withWorkspace { run in try show(run.workspace, modules: try run.modules(), context: context) }
+    struct Options: CommandOptions {
+        static let short = OptionSpec("s", "short", help: "One line per module: name, what is checked out, then the changes.")
+        static let declared = [short]
+        var short: Bool
+        init(_ arguments: ParsedArguments) { short = arguments.flag(Self.short) }
     }
 
-    private static func show(_ workspace: Workspace, modules: [Module], context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        try context.withWorkspace { run in try show(run.workspace, modules: try run.modules(), short: options.short, context: context) }
+    }
+
+    private static func show(_ workspace: Workspace, modules: [Module], short: Bool, context: Context) throws -> ExitStatus {
         if let notice = SnapshotCheckout.interruptedNotice(root: workspace.root) { context.console.warning(notice) }
         let statuses = StatusReader.read(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true))
         let manifest = StatusReader.readManifestRepository(of: workspace)
@@ -86,7 +93,7 @@ enum StatusCommand: Command {
             let manifestRow = manifest.map { Row($0, isManifest: true) }
             try context.printJSON(ModuleRowsBody(fields: Fields(workspace: workspace.manifest.workspace, overrides: DevelopStore(workspaceRoot: workspace.root).activeModules()), manifest: manifestRow, modules: rows,
                                                  summary: outcomeCounts(rows.map(\.outcome))))
-        } else if context.arguments.flag("short") {
+        } else if short {
             let style = context.console.style(for: .standardOutput)
             var table = TextTable()
             for status in (manifest.map { [$0] } ?? []) + statuses where context.verbose || !context.quiet || !status.isClean {

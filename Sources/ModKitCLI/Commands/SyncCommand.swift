@@ -22,11 +22,7 @@ enum SyncCommand: Command {
         changes to the files the update touches), and modkit.yml is read again, so a teammate's change to
         it takes effect in this sync; --no-manifest-update leaves the manifest repository as it is.
         """,
-        options: [
-            OptionSpec(nil, "no-manifest-update", help: "Do not fetch and fast-forward the manifest repository first."),
-            OptionSpec(nil, "rebase", help: "Rebase checked-out topic branches onto their updated manifest branch where conflict-free."),
-            OptionSpec(nil, "depth", .value(metavar: "N"), help: "Fetch only the last N commits (overrides each module's 'depth:')."),
-        ],
+        options: Options.declared,
         positional: .modules,
         examples: ["modkit sync", "modkit sync -j 16", "modkit sync QCloudCore COSXML", "modkit sync -g core --json"],
         mutates: true,
@@ -47,18 +43,36 @@ enum SyncCommand: Command {
                         keptLocalTags: result.keptLocalTags, error: result.outcome == .failed ? ErrorJSON(result.error ?? result.detail) : nil)
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
-        try context.withWorkspace { run in try sync(from: run.workspace, context: context) }
+    struct Options: CommandOptions {
+        static let noManifestUpdate = OptionSpec(nil, "no-manifest-update", help: "Do not fetch and fast-forward the manifest repository first.")
+        static let rebase = OptionSpec(nil, "rebase", help: "Rebase checked-out topic branches onto their updated manifest branch where conflict-free.")
+        static let depth = OptionSpec(nil, "depth", .value(metavar: "N"), help: "Fetch only the last N commits (overrides each module's 'depth:').")
+        static let declared = [noManifestUpdate, rebase, depth]
+        var updatesManifest: Bool
+        var rebase: Bool
+        var depth: Int?
+        init(_ arguments: ParsedArguments) throws {
+            updatesManifest = !arguments.flag(Self.noManifestUpdate)
+            rebase = arguments.flag(Self.rebase)
+            if let text = arguments.value(Self.depth) {
+                guard let depth = Int(text), depth > 0 else { throw UsageError("--depth expects a positive number of commits, got '\(text)'") }
+                self.depth = depth
+            }
+        }
     }
 
-    private static func sync(from loaded: Workspace, context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        try context.withWorkspace { run in try sync(from: run.workspace, options: options, context: context) }
+    }
+
+    private static func sync(from loaded: Workspace, options: Options, context: Context) throws -> ExitStatus {
         var workspace = loaded
         if !context.json, let note = DevelopCommand.activeNote(workspace) { context.console.info(note) }
         if let notice = SnapshotCheckout.interruptedNotice(root: workspace.root) {
             throw ModKitError(notice, hint: "sync moves nothing until then: it would take the half-moved repositories for local changes")
         }
         var manifestUpdate: ManifestUpdateResult?
-        if !context.arguments.flag("no-manifest-update") {
+        if options.updatesManifest {
             manifestUpdate = ManifestUpdate.run(workspace)
             if let update = manifestUpdate {
                 if update.outcome == .updated { workspace = try context.loadWorkspace() }
@@ -78,7 +92,7 @@ enum SyncCommand: Command {
             }
             modules = taken
         }
-        let depth = try noteDepth(for: modules, in: workspace, context: context)
+        let depth = try noteDepth(options.depth, for: modules, in: workspace, context: context)
 
         let progress = SyncProgress(console: context.console, modules: modules, printsLines: !context.json)
         let (jobs, limits) = try context.syncJobs()
@@ -99,7 +113,7 @@ enum SyncCommand: Command {
             more.finish()
         }
         for note in workspace.manifest.importNotes { context.console.warning(note) }
-        let rebased = context.arguments.flag("rebase") ? TopicRebase.run(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) : nil
+        let rebased = options.rebase ? TopicRebase.run(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) : nil
         var ignored: [String] = []
         do { ignored = try Syncer.ignoreModuleRepositories(in: workspace) } catch {
             context.console.warning("the module paths could not be added to the manifest repository's .gitignore: \(ErrorText.describe(error))")
@@ -145,12 +159,7 @@ enum SyncCommand: Command {
 
     /// `--depth N`, when given. libgit2 before 1.7 cannot fetch shallow: when it is the fetch engine of a module with
     /// `--depth` or `depth:`, say once that the whole history comes.
-    private static func noteDepth(for modules: [Module], in workspace: Workspace, context: Context) throws -> Int? {
-        var asked: Int?
-        if let text = context.arguments.value("depth") {
-            guard let depth = Int(text), depth > 0 else { throw UsageError("--depth expects a positive number of commits, got '\(text)'") }
-            asked = depth
-        }
+    private static func noteDepth(_ asked: Int?, for modules: [Module], in workspace: Workspace, context: Context) throws -> Int? {
         let engine = try FetchEngineSetting.engine()
         let deep = modules.filter { module in
             guard let url = workspace.manifest.url(of: module) else { return false }

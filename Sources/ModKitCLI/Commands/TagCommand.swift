@@ -26,13 +26,7 @@ enum TagCommand: Command {
         nothing. With --push the tags and the snapshot commit go to every repository's remote; a
         failed push is reported per repository and a later 'modkit tag VERSION --push' completes it.
         """,
-        options: [
-            OptionSpec(nil, "push", help: "Push the tags and the snapshot commit to every remote (only what is missing)."),
-            OptionSpec(nil, "allow-dirty", help: "Record repositories with uncommitted changes (their HEAD, not the changes)."),
-            OptionSpec(nil, "require-pushed", help: "Refuse when a recorded commit is on no remote branch (default: warn)."),
-            OptionSpec(nil, "force", help: "Move existing tags and replace a different snapshot of the same name."),
-            OptionSpec("m", "message", .value(metavar: "MESSAGE"), help: "Annotation of the tags (default: 'modkit snapshot VERSION')."),
-        ],
+        options: Options.declared,
         positional: PositionalSpec("VERSION", minimum: 1, maximum: 1),
         examples: [
             "modkit tag v1.1.1",
@@ -93,17 +87,30 @@ enum TagCommand: Command {
         return ModuleRowsBody(fields: fields, manifest: rows.first { $0.name == nil }, modules: modules, summary: outcomeCounts(modules.map(\.outcome)))
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
-        try context.withWorkspace { run in
-            try context.refuseWhileDeveloping(run.workspace)
-            return try tag(context.arguments.positionals[0], workspace: run.workspace, context: context)
+    struct Options: CommandOptions {
+        static let push = OptionSpec(nil, "push", help: "Push the tags and the snapshot commit to every remote (only what is missing).")
+        static let allowDirty = OptionSpec(nil, "allow-dirty", help: "Record repositories with uncommitted changes (their HEAD, not the changes).")
+        static let requirePushed = OptionSpec(nil, "require-pushed", help: "Refuse when a recorded commit is on no remote branch (default: warn).")
+        static let force = OptionSpec(nil, "force", help: "Move existing tags and replace a different snapshot of the same name.")
+        static let message = OptionSpec("m", "message", .value(metavar: "MESSAGE"), help: "Annotation of the tags (default: 'modkit snapshot VERSION').")
+        static let declared = [push, allowDirty, requirePushed, force, message]
+        var push: Bool
+        var tag: TagOptions
+        init(_ arguments: ParsedArguments) {
+            push = arguments.flag(Self.push)
+            tag = TagOptions(allowDirty: arguments.flag(Self.allowDirty), requirePushed: arguments.flag(Self.requirePushed),
+                             force: arguments.flag(Self.force), message: arguments.value(Self.message))
         }
     }
 
-    private static func tag(_ name: String, workspace: Workspace, context: Context) throws -> ExitStatus {
-        let options = TagOptions(allowDirty: context.arguments.flag("allow-dirty"),
-                                 requirePushed: context.arguments.flag("require-pushed"),
-                                 force: context.arguments.flag("force"), message: context.arguments.value("message"))
+    static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
+        try context.withWorkspace { run in
+            try context.refuseWhileDeveloping(run.workspace)
+            return try tag(context.arguments.positionals[0], workspace: run.workspace, push: options.push, options: options.tag, context: context)
+        }
+    }
+
+    private static func tag(_ name: String, workspace: Workspace, push: Bool, options: TagOptions, context: Context) throws -> ExitStatus {
         try workspace.checkContained(workspace.manifest.modules)
         let jobs = try context.jobs(waitsOnIO: false)
         let report: TagReport
@@ -117,7 +124,7 @@ enum TagCommand: Command {
         for warning in report.warnings { context.console.warning(warning) }
 
         var pushes: [SnapshotPushResult]?
-        if context.arguments.flag("push") {
+        if push {
             pushes = SnapshotPusher.push(report, workspace: workspace, force: options.force, jobs: try context.jobs(waitsOnIO: true))
         }
         if context.json {

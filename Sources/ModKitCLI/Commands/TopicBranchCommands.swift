@@ -29,7 +29,7 @@ enum BranchesCommand: Command {
         var modules: [Listing]
     }
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: NoOptions) throws -> ExitStatus {
         try context.withWorkspace { run in
             let repositories = TopicBranches.list(try run.modules(), workspace: run.workspace, jobs: try context.jobs(waitsOnIO: true))
             if context.json {
@@ -73,7 +73,7 @@ enum PushCommand: Command {
         reachesRemotes: true
     )
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: NoOptions) throws -> ExitStatus {
         try context.withWorkspace { run in
             var names = context.arguments.positionals
             // A first argument that selects no module is the branch.
@@ -104,7 +104,7 @@ enum AbandonCommand: Command {
         mutates: true
     )
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: NoOptions) throws -> ExitStatus {
         var names = context.arguments.positionals
         let branch = names.removeFirst()
         try TopicBranch.checkName(branch)
@@ -126,7 +126,7 @@ enum PruneCommand: Command {
         mutates: true
     )
 
-    static func run(_ context: Context) throws -> ExitStatus {
+    static func run(_ context: Context, _ options: NoOptions) throws -> ExitStatus {
         try context.withWorkspace { run in
             let results = TopicBranches.prune(try run.modules(), workspace: run.workspace, jobs: try context.jobs(waitsOnIO: true))
             return try BranchActionPrinter.report(results, context: context, branch: nil, verb: "prune")

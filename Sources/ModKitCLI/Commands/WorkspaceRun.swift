@@ -46,22 +46,23 @@ extension Workspace {
 }
 
 extension Context {
-    /// Whether this invocation may change the workspace: a mutating command without --check, --dry-run or --plan.
-    var changesWorkspace: Bool {
-        command.mutates && !["check", "dry-run", "plan", "markdown", "list-templates"].contains(where: arguments.flag)
+    /// Runs `body` on the workspace. When this invocation changes the workspace, the workspace lock is taken first,
+    /// before the manifest is read, so two mutating commands never both read it; the one place that takes the lock and
+    /// says when it took over a stale one.
+    func withWorkspace<T>(_ body: (inout WorkspaceRun) throws -> T) throws -> T {
+        let lock = changesWorkspace ? try takeLock(root: try manifestFile().deletingLastPathComponent()) : nil
+        defer { lock?.release() }
+        var run = WorkspaceRun(workspace: try loadWorkspace(), context: self)
+        return try body(&run)
     }
 
-    /// Loads the workspace and, when this invocation changes it, holds the workspace lock while `body` runs; the one
-    /// place that takes the lock and says when it took over a stale one.
-    func withWorkspace<T>(_ body: (inout WorkspaceRun) throws -> T) throws -> T {
-        var run = WorkspaceRun(workspace: try loadWorkspace(), context: self)
-        let lock = changesWorkspace ? try WorkspaceLock(root: run.workspace.root, command: (["modkit", command.name] + arguments.positionals).joined(separator: " "),
-                                                        waiting: { console.info($0) }) : nil
-        defer { lock?.release() }
-        if let stale = lock?.replacedStaleHolder {
+    private func takeLock(root: URL) throws -> WorkspaceLock {
+        let lock = try WorkspaceLock(root: root, command: (["modkit", command.name] + arguments.positionals).joined(separator: " "),
+                                     waiting: { console.info($0) })
+        if let stale = lock.replacedStaleHolder {
             console.info("took over a stale workspace lock left by pid \(stale.pid) ('\(stale.command)')")
         }
-        return try body(&run)
+        return lock
     }
 
     /// Prints module rows, as JSON (`fields`, then `manifest`, `modules` and `summary`) or as a table coloured by outcome,
