@@ -84,7 +84,9 @@ private enum Baseline {
                 base = try repository.mergeBase(head, commit) ?? commit
             }
             if base != head {
-                guard repository.hasCommit(base) else { return "its recorded commit is not in the repository" }
+                guard repository.hasCommit(base) else {
+                    return "its recorded commit \(base.short) is not in its local repository; counted as changed ('modkit sync \(module.name)' fetches it)"
+                }
                 let ahead = try repository.aheadBehind(local: head, upstream: base).ahead
                 if ahead > 0 { return "\(ahead) commit\(ahead == 1 ? "" : "s")" }
                 return "checked out elsewhere"
