@@ -31,7 +31,7 @@ public enum Affected {
         }
         if case .revision = baseline, !modules.isEmpty, modules.allSatisfy({ changed[$0.name]?.hasSuffix(Baseline.notFound) == true }) {
             throw ModKitError.input("'\(since)' is neither a snapshot nor a revision of any selected module",
-                                    hint: "'modkit snapshots' lists the snapshots; a revision such as origin/main must exist in at least one repository")
+                                    hint: "'modkit snapshots' lists the snapshots here ('modkit sync' fetches one recorded elsewhere); a revision such as origin/main must exist in at least one repository")
         }
         let order = DependencyLevels.levels(of: modules.map(\.name), dependencies: dependencies).flatMap { $0 }
         var selected: [String: AffectedModule] = [:]
