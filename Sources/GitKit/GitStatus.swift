@@ -1,6 +1,6 @@
 import Foundation
 
-/// `git status --porcelain=v1 -z`, read into entries: the answer to "what changed" where `FastPaths` says only git
+/// `git --no-optional-locks status --porcelain=v1 -z`, read into entries: the answer to "what changed" where `FastPaths` says only git
 /// gives git's answer (filter drivers, encodings, sparse and skip-worktree entries, assume-unchanged files).
 struct GitStatus {
     struct Entry {
@@ -29,7 +29,8 @@ struct GitStatus {
         guard let workdir = repository.workdir else {
             throw GitError(code: .bareRepository, message: "a bare repository has no work tree", function: "git status")
         }
-        var arguments = ["--literal-pathspecs", "status", "--porcelain=v1", "-z", "--no-renames",
+        // A question writes nothing: without --no-optional-locks git writes back the stat data it found stale.
+        var arguments = ["--no-optional-locks", "--literal-pathspecs", "status", "--porcelain=v1", "-z", "--no-renames",
                          untracked ? "--untracked-files=all" : "--untracked-files=no"]
         if !submodules { arguments.append("--ignore-submodules=all") }
         let output = try GitCommand(arguments: arguments + ["--"] + paths, directory: workdir).run()

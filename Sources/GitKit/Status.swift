@@ -28,10 +28,9 @@ extension Repository {
     /// `paths` (relative to the work tree) limits it to those files or folders, e.g. a directory module.
     /// `untracked: false` skips looking for untracked files (their count is then 0), which is all
     /// `isClean` needs and spares reading ignore rules and listing untracked directories.
-    /// `refreshingIndex` writes back the stat data of files whose content was found unchanged, as `git status`
-    /// does: otherwise every status re-reads and hashes a file checked out in the same clock tick as the index
-    /// (or merely touched). See `refreshIndex`.
-    public func status(paths: [String] = [], untracked: Bool = true, refreshingIndex: Bool = false) throws -> StatusSummary {
+    /// Reads only, like `git --no-optional-locks status`: stat data found stale (a file touched, or checked out in the
+    /// same clock tick as the index was written) is not written back, so such a file is hashed again next time.
+    public func status(paths: [String] = [], untracked: Bool = true) throws -> StatusSummary {
         var options = git_status_options()
         try check(git_status_options_init(&options, UInt32(GIT_STATUS_OPTIONS_VERSION)), "git_status_options_init")
         options.flags = untracked
@@ -44,15 +43,7 @@ extension Repository {
         let summary = try withStrarray(paths) { pathspec throws(GitError) in
             options.pathspec = pathspec.pointee
             let list = try statusList(&options, judged: judged)
-            let summary = Self.summarize(list)
-            // Files hashed beyond those reported modified had unchanged content but stale stat data.
-            var performance = git_diff_perfdata()
-            performance.version = UInt32(GIT_DIFF_PERFDATA_VERSION)
-            if refreshingIndex, git_status_list_get_perfdata(&performance, list.pointer) == 0,
-               Int(performance.oid_calculations) > summary.modified {
-                refreshIndex(options)
-            }
-            return summary
+            return Self.summarize(list)
         }
         // libgit2 errs only towards "changed" where git converts content or skips entries (see `FastPaths`):
         // its clean answer stands, and a change is asked of git there.
@@ -94,61 +85,6 @@ extension Repository {
         var commitID = git_oid()
         guard git_reference_name_to_id(&commitID, pointer, "HEAD") == 0 else { return nil }
         return treeID(ofCommit: OID(commitID))
-    }
-
-    /// Writes the refreshed stat data with git's protocol: `index.lock` is taken before the index is read and
-    /// held until the new index is renamed into place, so a concurrent `git add` is never overwritten.
-    /// (libgit2's own GIT_STATUS_OPT_UPDATE_INDEX reads first and locks only to write.) Best effort: when
-    /// another process holds the lock, or anything fails, the index stays as it was.
-    private func refreshIndex(_ statusOptions: git_status_options) {
-        var current: OpaquePointer?
-        guard git_repository_index(&current, pointer) == 0, let current else { git_error_clear(); return }
-        let index = IndexHandle(current, owner: self)
-        guard let cPath = git_index_path(index.pointer) else { return }
-        let path = String(cString: cPath)
-        let lock = path + ".lock"
-        let descriptor = Foundation.open(lock, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { return }
-        var committed = false
-        defer {
-            if !committed { unlink(lock) }
-            git_repository_set_index(pointer, nil)  // the repository reopens its index when next asked
-            git_error_clear()
-        }
-        // The index as it is now, under our lock, copied into the lock file; libgit2 refreshes that copy.
-        // The copy keeps the index's modification time: libgit2 decides which entries are "racily clean"
-        // (modified in the same clock tick as the index was written) by comparing with it.
-        var original = stat()
-        let bytes = stat(path, &original) == 0 ? FileManager.default.contents(atPath: path) : nil
-        var wrote = bytes.map { data in data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == data.count } ?? false
-        if wrote {
-            #if canImport(Darwin)
-            var times = [original.st_atimespec, original.st_mtimespec]
-            #else
-            var times = [original.st_atim, original.st_mtim]
-            #endif
-            wrote = futimens(descriptor, &times) == 0
-        }
-        guard close(descriptor) == 0, wrote, let copied = fileIdentity(lock) else { return }
-        var copy: OpaquePointer?
-        guard git_index_open(&copy, lock) == 0, let copy else { return }
-        defer { git_index_free(copy) }
-        guard git_repository_set_index(pointer, copy) == 0 else { return }
-        var options = statusOptions
-        // Stat data is refreshed by the index-to-work-tree comparison alone.
-        options.show = GIT_STATUS_SHOW_WORKDIR_ONLY
-        options.flags |= GIT_STATUS_OPT_UPDATE_INDEX.rawValue
-        var list: OpaquePointer?
-        guard git_status_list_new(&list, pointer, &options) == 0 else { return }
-        git_status_list_free(list)
-        // libgit2 wrote only when it refreshed something, replacing the copy (a new file) through `index.lock.lock`.
-        guard let written = fileIdentity(lock), written != copied else { return }
-        committed = rename(lock, path) == 0
-    }
-
-    private func fileIdentity(_ path: String) -> UInt64? {
-        var info = stat()
-        return stat(path, &info) == 0 ? UInt64(info.st_ino) : nil
     }
 
     private static func summarize(_ list: StatusListHandle) -> StatusSummary {

@@ -154,27 +154,34 @@ enum RawFS {
     /// Every entry below `root` but the top-level `.git`, keyed by its path relative to `root`.
     static func tree(_ root: [UInt8]) throws -> [[UInt8]: TreeEntry] {
         var entries: [[UInt8]: TreeEntry] = [:]
+        try walk(root, skippingTopLevelGit: true) { path, entry, _ in entries[path] = entry }
+        return entries
+    }
+
+    /// Visits every entry below `root` (depth first, parents before children) with its path relative to `root`, what it
+    /// holds and its `lstat` data; the top-level `.git` is left out when told.
+    static func walk(_ root: [UInt8], skippingTopLevelGit: Bool,
+                     _ visit: (_ path: [UInt8], _ entry: TreeEntry, _ info: stat) throws -> Void) throws {
         func walk(_ relative: [UInt8]) throws {
             for name in try names(in: join(root, relative)) {
-                if relative.isEmpty && name == Array(".git".utf8) { continue }
+                if skippingTopLevelGit && relative.isEmpty && name == Array(".git".utf8) { continue }
                 let path = join(relative, name), full = join(root, path)
                 guard let info = lstatInfo(full) else { throw failure("lstat", full) }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR:
-                    entries[path] = .directory(mode: UInt32(info.st_mode & 0o7777))
+                    try visit(path, .directory(mode: UInt32(info.st_mode & 0o7777)), info)
                     try walk(path)
                 case S_IFLNK:
                     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
                     let count = readlink(cString(full), &buffer, buffer.count - 1)
                     guard count >= 0 else { throw failure("readlink", full) }
-                    entries[path] = .link(target: buffer[..<count].map { UInt8(bitPattern: $0) })
+                    try visit(path, .link(target: buffer[..<count].map { UInt8(bitPattern: $0) }), info)
                 default:
-                    entries[path] = .file(mode: UInt32(info.st_mode & 0o7777), bytes: try readFile(full))
+                    try visit(path, .file(mode: UInt32(info.st_mode & 0o7777), bytes: try readFile(full)), info)
                 }
             }
         }
         try walk([])
-        return entries
     }
 
     static func failure(_ call: String, _ path: [UInt8]) -> SandboxError {

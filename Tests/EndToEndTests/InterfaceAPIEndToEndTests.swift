@@ -10,6 +10,7 @@ import Testing
     func swiftRemovalIsBreakingEvenUnderChoreCommits() throws {
         let pair = try PaymentsPair()
         try pair.changeInterface(pair.removed)
+        let untouched = try ReadOnlyCommandsEndToEndTests.Digest([pair.sandbox.url("ws")])
         let json = try pair.modkit("api", "--json")
         #expect(json.status == 0, "\(json.err)")
         let flat = json.out.filter { !$0.isWhitespace }
@@ -18,6 +19,8 @@ import Testing
         let check = try pair.modkit("api", "--check")
         #expect(check.status == 1, "\(check.out)\(check.err)")
         #expect(check.out.contains("removed protocol PaymentService › func refund(id:)"), "\(check.out)")
+        #expect(try untouched.differences(to: ReadOnlyCommandsEndToEndTests.Digest([pair.sandbox.url("ws")])) == [],
+                "api compiles in a scratch directory and reads the old version with git archive: it writes nothing here")
 
         let plan = try pair.modkit("release", "R1", "--plan")
         #expect(plan.status == 0, "\(plan.err)")

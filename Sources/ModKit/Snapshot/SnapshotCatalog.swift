@@ -41,16 +41,19 @@ public enum SnapshotCatalog {
         return (found.sorted { ($0.created, $0.name) < ($1.created, $1.name) }, invalid.sorted { $0.name < $1.name })
     }
 
-    /// Loads snapshot `name` from its tag (fetching tags from the manifest repository's remote when the tag is not here).
+    /// Loads snapshot `name` from its tag in the local manifest repository; reads only (`modkit diff`, `modkit affected`).
     public static func load(_ name: String, in workspace: Workspace, command: String) throws -> (snapshot: Snapshot, commit: OID) {
         let manifestRepository = try ManifestRepository.open(workspace, for: command)
         return try load(name, in: manifestRepository)
     }
 
-    static func load(_ name: String, in manifestRepository: ManifestRepository) throws -> (snapshot: Snapshot, commit: OID) {
+    /// Loads snapshot `name` from its tag; `fetchingTags` first fetches the tags of the manifest repository's remote when
+    /// the tag is not here (`modkit checkout` only: every other reader of snapshots writes nothing).
+    static func load(_ name: String, in manifestRepository: ManifestRepository,
+                     fetchingTags: Bool = false) throws -> (snapshot: Snapshot, commit: OID) {
         let repository = manifestRepository.repository
         var fetchFailure: String?
-        if try repository.reference("refs/tags/\(name)") == nil, let remote = try? manifestRepository.pushRemote(branch: nil) {
+        if fetchingTags, try repository.reference("refs/tags/\(name)") == nil, let remote = try? manifestRepository.pushRemote(branch: nil) {
             do {
                 _ = try repository.fetch(remote: remote.remote, options: FetchOptions(downloadTags: .all))
             } catch {
@@ -63,8 +66,9 @@ public enum SnapshotCatalog {
                                   hint: "check the network and the manifest repository's remote, then run the command again")
             }
             let known = (try? repository.tagNames()) ?? []
-            throw ModKitError.input("no snapshot named '\(name)': the manifest repository has no tag \(name)\(DidYouMean.suffix(for: name, among: known))",
-                                    hint: "'modkit snapshots' lists the snapshots")
+            throw ModKitError.input("no snapshot named '\(name)' here: the manifest repository has no tag \(name)\(DidYouMean.suffix(for: name, among: known))",
+                                    hint: fetchingTags ? "'modkit snapshots' lists the snapshots"
+                                        : "'modkit snapshots' lists the snapshots here; 'modkit sync' fetches one recorded elsewhere (so does 'git fetch --tags' in the manifest repository)")
         }
         let commit = try repository.resolveCommit("refs/tags/\(name)")
         guard let snapshot = try read(name, at: commit, in: manifestRepository) else {

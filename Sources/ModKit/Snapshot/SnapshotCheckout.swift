@@ -51,7 +51,7 @@ public enum SnapshotCheckout {
                                 networkJobs: Int) throws -> CheckoutReport {
         let manifestRepository = try ManifestRepository.open(workspace, for: "modkit checkout")
         let settled = try TagJournal.settle(in: workspace.root, manifestRepository: manifestRepository)
-        let (snapshot, snapshotCommit) = try SnapshotCatalog.load(name, in: manifestRepository)
+        let (snapshot, snapshotCommit) = try SnapshotCatalog.load(name, in: manifestRepository, fetchingTags: true)
         if let branch = options.branch { try TopicBranch.checkName(branch) }
         let root = workspace.root
         let escaping = snapshot.modules.compactMap { entry in

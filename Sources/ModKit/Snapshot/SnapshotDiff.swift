@@ -59,7 +59,7 @@ public enum SnapshotDiff {
                                             newVersion: entry.version))
                 continue
             }
-            changes.append(compare(before, entry, oldCommit: oldCommit, newCommit: newCommit, workspace: workspace,
+            changes.append(compare(before, entry, sides: (from, to), oldCommit: oldCommit, newCommit: newCommit, workspace: workspace,
                                    manifestRepository: manifestRepository))
         }
         for entry in old.modules where new.module(named: entry.name) == nil {
@@ -69,18 +69,27 @@ public enum SnapshotDiff {
         return SnapshotComparison(from: from, to: to ?? "workspace", modules: changes)
     }
 
-    private static func compare(_ old: Snapshot.Entry, _ new: Snapshot.Entry, oldCommit: OID, newCommit: OID,
-                                workspace: Workspace, manifestRepository: ManifestRepository) -> ModuleChange {
+    /// One module's change. Reads only: a commit that is not in the module's repository here (recorded elsewhere and
+    /// not fetched yet) or a module not cloned is that module's error, naming the command that fetches it.
+    private static func compare(_ old: Snapshot.Entry, _ new: Snapshot.Entry, sides: (from: String, to: String?), oldCommit: OID,
+                                newCommit: OID, workspace: Workspace, manifestRepository: ManifestRepository) -> ModuleChange {
         var change = ModuleChange(name: new.name, kind: new.kind, status: .unchanged, oldVersion: old.version, newVersion: new.version)
         do {
-            if new.kind == .repository, old.kind == .repository, let a = old.commit.flatMap(OID.init(hex:)),
-               let b = new.commit.flatMap(OID.init(hex:)) {
+            if new.kind == .repository, old.kind == .repository, let a = old.commit.flatMap(OID.init(hex:)) {
                 change.oldCommit = a.hex
+                let directory = workspace.manifest.directory(ofPath: new.path).path
+                guard let b = new.commit.flatMap(OID.init(hex:)) else {
+                    // Only the workspace side lacks a commit: the module is not cloned, or its branch has no commit yet.
+                    throw Repository.isRepository(directory) ? ModKitError("no commit checked out")
+                        : notCloned(new.name)
+                }
                 change.newCommit = b.hex
                 guard a != b else { return change }
-                let repository = try Repository.open(workspace.manifest.directory(ofPath: new.path).path)
-                if !repository.hasCommit(a) || !repository.hasCommit(b) {
-                    try repository.fetch(remote: workspace.manifest.defaults.remote, options: FetchOptions(downloadTags: .all))
+                guard Repository.isRepository(directory) else { throw notCloned(new.name) }
+                let repository = try Repository.open(directory)
+                for (commit, side) in [(a, Optional(sides.from)), (b, sides.to)] where !repository.hasCommit(commit) {
+                    throw ModKitError("commit \(commit.short)\(side.map { " (snapshot \($0))" } ?? "") is not in its local repository, and diff fetches nothing",
+                                      hint: "run 'modkit sync \(new.name)' to fetch it")
                 }
                 change.commits = try repository.log(from: b, excluding: [a]).map(line)
                 change.droppedCommits = try repository.log(from: a, excluding: [b]).map(line)
@@ -103,6 +112,10 @@ public enum SnapshotDiff {
         return change
     }
 
+    private static func notCloned(_ name: String) -> ModKitError {
+        ModKitError("not cloned here, so its commits cannot be read", hint: "run 'modkit sync \(name)' to clone it")
+    }
+
     /// The commits whose tree at `path` differs from their first parent's.
     private static func touching(_ path: String, in commits: [CommitInfo], _ repository: Repository) throws -> [CommitLine] {
         try commits.filter { commit in
@@ -116,7 +129,8 @@ public enum SnapshotDiff {
         CommitLine(commit: commit.oid.hex, summary: commit.summary, author: commit.authorName)
     }
 
-    /// The workspace as checked out now, in snapshot form (repository HEADs, versions, the manifest repository's HEAD).
+    /// The workspace as checked out now, in snapshot form (repository HEADs, versions, the manifest repository's HEAD); a
+    /// module not cloned has no commit.
     static func current(_ workspace: Workspace, manifestRepository: ManifestRepository) throws -> (Snapshot, OID) {
         let manifest = workspace.manifest
         guard let head = try manifestRepository.repository.head().commit else {
@@ -127,9 +141,8 @@ public enum SnapshotDiff {
             let version = SnapshotPreflight.versionText(VersionReader.read(module: module, in: manifest))
             var entry = Snapshot.Entry(name: module.name, kind: module.kind, url: manifest.url(of: module), path: module.path,
                                        version: version)
-            if module.kind == .repository {
-                let repository = try Repository.open(manifest.directory(of: module).path)
-                entry.commit = try repository.head().commit?.hex
+            if module.kind == .repository, Repository.isRepository(manifest.directory(of: module).path) {
+                entry.commit = try Repository.open(manifest.directory(of: module).path).head().commit?.hex
             }
             entries.append(entry)
         }

@@ -31,7 +31,7 @@ public enum Affected {
         }
         if case .revision = baseline, !modules.isEmpty, modules.allSatisfy({ changed[$0.name]?.hasSuffix(Baseline.notFound) == true }) {
             throw ModKitError.input("'\(since)' is neither a snapshot nor a revision of any selected module",
-                                    hint: "'modkit snapshots' lists the snapshots; a revision such as origin/main must exist in at least one repository")
+                                    hint: "'modkit snapshots' lists the snapshots here ('modkit sync' fetches one recorded elsewhere); a revision such as origin/main must exist in at least one repository")
         }
         let order = DependencyLevels.levels(of: modules.map(\.name), dependencies: dependencies).flatMap { $0 }
         var selected: [String: AffectedModule] = [:]
@@ -84,7 +84,9 @@ private enum Baseline {
                 base = try repository.mergeBase(head, commit) ?? commit
             }
             if base != head {
-                guard repository.hasCommit(base) else { return "its recorded commit is not in the repository" }
+                guard repository.hasCommit(base) else {
+                    return "its recorded commit \(base.short) is not in its local repository; counted as changed ('modkit sync \(module.name)' fetches it)"
+                }
                 let ahead = try repository.aheadBehind(local: head, upstream: base).ahead
                 if ahead > 0 { return "\(ahead) commit\(ahead == 1 ? "" : "s")" }
                 return "checked out elsewhere"

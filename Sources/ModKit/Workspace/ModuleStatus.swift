@@ -70,7 +70,7 @@ public enum StatusReader {
             guard let repository = try Repository.discover(from: workspace.root.path) else { return nil }
             try repository.freezeConfiguration()
             try readHead(of: repository, into: &status, remote: nil, revision: nil)
-            apply(try repository.status(refreshingIndex: true), to: &status)
+            apply(try repository.status(), to: &status)
         } catch {
             status.state = .error
             status.error = "\(error)"
@@ -106,7 +106,7 @@ public enum StatusReader {
                 }
                 finished?.keep(repository)
                 try readHead(of: repository, into: &status, remote: manifest.defaults.remote, revision: manifest.revision(of: module))
-                apply(try repository.status(refreshingIndex: true), to: &status)
+                apply(try repository.status(), to: &status)
             case .directory:
                 guard let repository = try Repository.discover(from: directory.path) else {
                     status.state = .error
@@ -117,7 +117,7 @@ public enum StatusReader {
                 finished?.keep(repository)
                 try readHead(of: repository, into: &status, remote: nil, revision: nil)
                 let relative = relativePath(of: directory, in: repository)
-                apply(try repository.status(paths: [relative], refreshingIndex: true), to: &status)
+                apply(try repository.status(paths: [relative]), to: &status)
             }
         } catch {
             status.state = .error

@@ -8,14 +8,16 @@ enum DiffCommand: Command {
         discussion: """
         For every module, old..new commit and the subjects of the commits in between (for a directory
         module: the manifest repository's commits that touched its folder), version changes, and
-        modules added or removed. Without SNAP2 it compares with what is checked out now. Missing
-        commits are fetched. --markdown prints release notes.
+        modules added or removed. Without SNAP2 it compares with what is checked out now. diff reads
+        only what is here and writes nothing: a module whose commit is not in its local repository
+        (recorded elsewhere, not fetched yet) or that is not cloned is reported with the command that
+        fetches it ('modkit sync MODULE'), the others are compared, and the exit status is 1.
+        --markdown prints release notes.
         """,
         options: Options.declared,
         positional: PositionalSpec("SNAP1 [SNAP2]", minimum: 1, maximum: 2),
         examples: ["modkit diff v1.0.0 v1.1.0", "modkit diff v1.1.0", "modkit diff v1.0.0 v1.1.0 --markdown > NOTES.md",
-                   "modkit diff v1.0.0 v1.1.0 --json"],
-        reachesRemotes: true
+                   "modkit diff v1.0.0 v1.1.0 --json"]
     )
 
     /// `modkit diff --json`.
@@ -88,6 +90,8 @@ enum DiffCommand: Command {
                 lines.append("  \(style.bold(change.name))  \(style.green("added"))\(change.newVersion.map { " (\($0))" } ?? "")")
             case .removed:
                 lines.append("  \(style.bold(change.name))  \(style.red("removed"))")
+            case .changed where change.error != nil:
+                lines.append("  \(style.bold(change.name))  \(range(change))  \(version(change))  \(style.red("not compared"))")
             case .changed:
                 let count = change.commits.count
                 lines.append("  \(style.bold(change.name))  \(range(change))  \(version(change))  \(count) commit\(count == 1 ? "" : "s")")
@@ -111,7 +115,11 @@ enum DiffCommand: Command {
             lines.append("")
             for commit in change.commits { lines.append("- \(commit.summary) (\(commit.commit.prefix(7)))") }
             for commit in change.droppedCommits { lines.append("- ~~\(commit.summary)~~ (\(commit.commit.prefix(7)), no longer included)") }
-            if change.commits.isEmpty, change.droppedCommits.isEmpty { lines.append("- version change only") }
+            if let error = change.error {
+                lines.append("- not compared: \(error)")
+            } else if change.commits.isEmpty, change.droppedCommits.isEmpty {
+                lines.append("- version change only")
+            }
             lines.append("")
         }
         if !added.isEmpty {
