@@ -96,7 +96,7 @@ import Testing
         #expect(!core.contains("FirebaseCoreExtension"), "a pod guards only what its own podspec requires:\n\(core)")
         #expect(try sandbox.read(guardFile("FirebaseCoreExtension", "h")).contains("#    include <FirebaseCore/FirebaseCoreVersion.h>"))
         let app = try sandbox.read("ws/App/Sources/App/Generated/AppVersion.swift")
-        #expect(app.contains("import FirebaseCore\n") && app.contains("App 1.0.0 requires FirebaseCore 12.19.0;") && !app.contains("import firebase"), "\(app)")
+        #expect(app.contains("import FirebaseCore\n") && app.contains("App 1.0.0 requires FirebaseCore 12.19.0, not this version.") && !app.contains("import firebase"), "\(app)")
 
         let matched = try build(sandbox)
         #expect(matched.status == 0, "matching pods must build:\n\(matched.out)\(matched.err)")
@@ -115,13 +115,13 @@ import Testing
         #expect(try sandbox.modkit("guard", in: "ws").status == 0)
         try sandbox.write(coreSwift, to: guardFile("FirebaseCore", "swift"))
         try sandbox.write(coreHeader, to: guardFile("FirebaseCore", "h"))
-        let message = "FirebaseCore 12.19.0 requires FirebaseCoreInternal 12.19.0; found a different version."
+        let requirement = "FirebaseCore 12.19.0 requires FirebaseCoreInternal 12.19.0"
         let mismatched = try build(sandbox)
         #expect(mismatched.status != 0, "FirebaseCore against FirebaseCoreInternal 12.20.0 must not build:\n\(mismatched.out)")
-        #expect(mismatched.out.contains("FirebaseCoreVersion.swift") && mismatched.out.contains("error: 'requireFirebaseCoreInternal' is unavailable: \(message)"),
+        #expect(mismatched.out.contains("FirebaseCoreVersion.swift") && mismatched.out.contains("error: conformance of 'FirebaseCoreInternal_Version_12_20_0' to 'FirebaseCoreAcceptsFirebaseCoreInternalVersion' is unavailable: \(requirement), not this version."),
                 "\(mismatched.out)\(mismatched.err)")
         let refusedC = try compileC(sandbox, including: "FirebaseCoreVersion.h")
-        #expect(refusedC.status != 0 && refusedC.err.contains(message), "\(refusedC.err)")
+        #expect(refusedC.status != 0 && refusedC.err.contains("error: \(requirement); found FirebaseCoreInternal \"12.20.0\". Run modkit sync / modkit pin and then modkit guard."), "\(refusedC.err)")
 
         // modkit guard regenerates FirebaseCore's guard; the build passes again.
         let fixed = try sandbox.modkit("guard", in: "ws")
@@ -136,7 +136,7 @@ import Testing
         #expect(try sandbox.modkit("guard", in: "ws").status == 0)
         try sandbox.write(appSwift, to: "ws/App/Sources/App/Generated/AppVersion.swift")
         let appMismatched = try build(sandbox)
-        #expect(appMismatched.status != 0 && appMismatched.out.contains("error: 'requireFirebaseCore' is unavailable: App 1.0.0 requires FirebaseCore 12.19.0;"),
+        #expect(appMismatched.status != 0 && appMismatched.out.contains("error: conformance of 'FirebaseCore_Version_12_21_0' to 'AppAcceptsFirebaseCoreVersion' is unavailable: App 1.0.0 requires FirebaseCore 12.19.0, not this version."),
                 "\(appMismatched.out)\(appMismatched.err)")
         #expect(try sandbox.modkit("guard", in: "ws").status == 0)
         let appFixed = try build(sandbox)

@@ -7,15 +7,10 @@ import Testing
     static let core101 = GuardSpec(name: "Core", version: version("1.0.1"))
     static let feature = GuardSpec(name: "Feature", version: version("2.0.0"), dependencies: [GuardDependency(name: "Core", version: version("1.0.1"))])
 
-    /// `cc -fsyntax-only` as C and C++, and clang as Objective-C when it is installed.
+    /// Every compiler of ``guardCCompilers()`` with `-fsyntax-only -Wall -Wextra -Werror`: a matching build must not even warn.
     func compileEverywhere(_ source: URL, includes: [URL]) throws -> [(String, GuardProcessResult)] {
         let flags = ["-fsyntax-only", "-Wall", "-Wextra", "-Werror"] + includes.flatMap { ["-I", $0.path] }
-        var compilers: [(String, String, [String])] = [
-            ("C", try #require(findExecutable("cc"), "cc is needed"), ["-x", "c", "-std=c99"]),
-            ("C++", try #require(findExecutable("cc")), ["-x", "c++", "-std=c++11"]),
-        ]
-        if let clang = findExecutable("clang") { compilers.append(("Objective-C", clang, ["-x", "objective-c"])) }
-        return try compilers.map { name, compiler, language in
+        return try guardCCompilers().map { name, compiler, language in
             (name, try runGuardProcess(compiler, flags + language + [source.path]))
         }
     }
@@ -44,9 +39,10 @@ import Testing
         try writeGuard(GuardSpec(name: "Core", version: version("1.0.2")), in: core, languages: [.c])
         for (language, result) in try compileEverywhere(source, includes: includes) {
             #expect(result.status != 0, "\(language) must not compile against Core 1.0.2")
-            // gcc says `error: #error "…"`, clang `error: "…"`.
-            #expect(result.output.contains("error: "), "\(language):\n\(result.output)")
-            #expect(result.output.contains("\"Feature 2.0.0 requires Core 1.0.1; found a different version. Run modkit sync / modkit pin, then modkit guard.\""),
+            // One error line, naming the version required and the version found (the string of Core's own header).
+            let errors = errorLines(result.output)
+            #expect(errors.count == 1 && errors[0].hasPrefix(feature.appendingPathComponent("Generated/FeatureVersion.h").path + ":"), "\(language):\n\(result.output)")
+            #expect(errors.first?.hasSuffix(": error: Feature 2.0.0 requires Core 1.0.1; found Core \"1.0.2\". Run modkit sync / modkit pin and then modkit guard.") == true,
                     "\(language):\n\(result.output)")
         }
 
@@ -75,7 +71,8 @@ import Testing
         for other in ["1.2.0-beta.2", "1.2.0"] {
             try writeGuard(GuardSpec(name: "Core", version: version(other)), in: headers, generatedDir: "Core", languages: [.c])
             for (language, result) in try compileEverywhere(source, includes: [headers]) {
-                #expect(result.status != 0 && result.output.contains("Feature 1.0.0 requires Core 1.2.0-beta.1"), "\(language) against \(other):\n\(result.output)")
+                #expect(result.status != 0 && result.output.contains("error: Feature 1.0.0 requires Core 1.2.0-beta.1; found Core \"\(other)\"."),
+                        "\(language) against \(other):\n\(result.output)")
             }
         }
     }
@@ -125,7 +122,8 @@ import Testing
         let (core, feature) = try makePackages(in: root)
         let generatedDir = Self.swiftGeneratedDir
         func build(scratch: String = ".build") throws -> GuardProcessResult { try Self.build(feature, with: swift, scratch: root.appendingPathComponent(scratch)) }
-        let message = "'requireCore' is unavailable: Feature 2.0.0 requires Core 1.0.1; found a different version. Run modkit sync / modkit pin, then modkit guard."
+        let message = "conformance of 'Core_Version_1_0_2' to 'FeatureAcceptsCoreVersion' is unavailable: Feature 2.0.0 requires Core 1.0.1, not this version. "
+            + "Run modkit sync / modkit pin and then modkit guard."
 
         // Both languages are written: a header in a Swift target is ignored by SwiftPM.
         try writeGuard(Self.core101, in: core, generatedDir: generatedDir)
@@ -205,7 +203,8 @@ import Testing
             fakeSecond = sameSecondCycles.contains(cycle + 1) ? Int(started.timeIntervalSince1970 + 3 * lastDuration) + 3 : nil
             let result = try build(fakeSecond: fakeSecond)
             lastDuration = Date().timeIntervalSince(started)
-            let message = "'requireCore' is unavailable: Feature 2.0.0 requires Core 1.0.1; found a different version."
+            let message = "error: conformance of 'Core_Version_\(coreVersion.replacingOccurrences(of: ".", with: "_"))' to 'FeatureAcceptsCoreVersion' is unavailable: "
+                + "Feature 2.0.0 requires Core 1.0.1, not this version."
             if coreVersion == "1.0.1" {
                 #expect(result.status == 0, "cycle \(cycle): Core 1.0.1 must build:\n\(result.output)")
             } else {

@@ -18,17 +18,13 @@ import Testing
         try writeGuard(dependent, in: root.appendingPathComponent(dependent.name), languages: [.c])
         let source = root.appendingPathComponent("main.c")
         try Data("#include \"\(dependent.name)Version.h\"\nint main(void) { return 0; }\n".utf8).write(to: source)
-        var compilers: [(String, String, [String])] = [("C89", try #require(findExecutable("cc")), ["-x", "c", "-std=c89"])]
-        if let clang = findExecutable("clang") {
-            compilers.append(("Objective-C", clang, ["-x", "objective-c"]))
-            compilers.append(("Objective-C++", clang, ["-x", "objective-c++"]))
-        }
+        let compilers = try guardCCompilers()
         var results: [(SemanticVersion, String, GuardProcessResult)] = []
         for found in versions {
             try writeGuard(GuardSpec(name: dependency, version: found), in: root.appendingPathComponent(dependency), languages: [.c])
             let includes = [dependent.name, dependency].flatMap { ["-I", root.appendingPathComponent("\($0)/Generated").path] }
             for (name, compiler, language) in compilers {
-                results.append((found, name, try runGuardProcess(compiler, ["-fsyntax-only", "-Werror"] + includes + language + [source.path])))
+                results.append((found, name, try runGuardProcess(compiler, ["-fsyntax-only", "-Wall", "-Wextra", "-Werror"] + includes + language + [source.path])))
             }
         }
         return results
@@ -56,17 +52,25 @@ import Testing
         return results
     }
 
-    static let interfaceMessage = "Payments 1.1.0 requires PaymentsInterface 1.1 (interface rule: 1.y with y >= 1); found another x or a lower y."
-    static let minimumMessage = "Feature 2.0.0 requires Core 1.0.1 minimum; found an older version."
+    static let advice = "Run modkit sync / modkit pin and then modkit guard."
+    static let interfaceRequirement = "Payments 1.1.0 requires PaymentsInterface 1.1 (interface rule: 1.y with y >= 1)"
+    static let minimumRequirement = "Feature 2.0.0 requires Core 1.0.1 minimum"
+
+    /// Expects `result` to be a refusal whose only error line is `…: error: <message>`.
+    func expectRefused(_ result: GuardProcessResult, saying message: String, _ context: String) {
+        let errors = errorLines(result.output)
+        #expect(result.status != 0 && errors.count == 1 && errors.first?.hasSuffix(": error: " + message) == true,
+                "\(context) must fail with one error line ending in\n\(message)\n\(result.output)")
+    }
 
     @Test func cInterfaceModeAcceptsAHigherYAndRefusesAnotherXOrALowerY() throws {
         let versions = ["1.1", "1.3", "1.12", "1.0", "2.0", "0.9"].map(Self.interface)
         for (found, language, result) in try compileC(Self.payments, dependency: "PaymentsInterface", at: versions) {
             if found.major == 1 && found.minor >= 1 {
-                #expect(result.status == 0, "\(language) against PaymentsInterface \(found):\n\(result.output)")
+                #expect(result.status == 0 && result.output.isEmpty, "\(language) against PaymentsInterface \(found):\n\(result.output)")
             } else {
-                #expect(result.status != 0, "\(language) must not compile against PaymentsInterface \(found)")
-                #expect(result.output.contains(Self.interfaceMessage), "\(language) \(found):\n\(result.output)")
+                expectRefused(result, saying: "\(Self.interfaceRequirement); found PaymentsInterface \(found.major).\(found.minor). \(Self.advice)",
+                              "\(language) against PaymentsInterface \(found)")
             }
         }
     }
@@ -75,10 +79,26 @@ import Testing
         let versions = ["1.0.1", "1.0.2", "1.2.0", "3.0.0", "1.0.0", "0.9.9"].map(version)
         for (found, language, result) in try compileC(Self.feature, dependency: "Core", at: versions) {
             if found >= version("1.0.1") {
-                #expect(result.status == 0, "\(language) against Core \(found):\n\(result.output)")
+                #expect(result.status == 0 && result.output.isEmpty, "\(language) against Core \(found):\n\(result.output)")
             } else {
-                #expect(result.status != 0 && result.output.contains(Self.minimumMessage), "\(language) \(found):\n\(result.output)")
+                expectRefused(result, saying: "\(Self.minimumRequirement); found Core \(found). \(Self.advice)", "\(language) against Core \(found)")
             }
+        }
+    }
+
+    /// A dependency header without the version macros (not a modkit guard) cannot be named: the `#error` says so instead.
+    @Test func cWithoutTheFoundMacrosFallsBackToTheErrorDirective() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try writeGuard(Self.payments, in: root.appendingPathComponent("Payments"), languages: [.c])
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("PaymentsInterface"), withIntermediateDirectories: true)
+        try Data("/* hand-written, no version */\n".utf8).write(to: root.appendingPathComponent("PaymentsInterface/PaymentsInterfaceVersion.h"))
+        let source = root.appendingPathComponent("main.c")
+        try Data("#include \"PaymentsVersion.h\"\nint main(void) { return 0; }\n".utf8).write(to: source)
+        for (name, compiler, language) in try guardCCompilers() {
+            let result = try runGuardProcess(compiler, ["-fsyntax-only", "-I", root.appendingPathComponent("Payments/Generated").path,
+                                                        "-I", root.appendingPathComponent("PaymentsInterface").path] + language + [source.path])
+            #expect(result.status != 0 && result.output.contains("\(Self.interfaceRequirement); found another x or a lower y. \(Self.advice)"), "\(name):\n\(result.output)")
         }
     }
 
@@ -86,18 +106,18 @@ import Testing
     func swiftInterfaceAndMinimumModes() throws {
         for (found, result) in try compileSwift(Self.payments, dependency: "PaymentsInterface", at: ["1.1", "1.3", "1.12", "1.0", "2.0"].map(Self.interface)) {
             if found.major == 1 && found.minor >= 1 {
-                #expect(result.status == 0, "Swift against PaymentsInterface \(found):\n\(result.output)")
+                #expect(result.status == 0 && result.output.isEmpty, "Swift against PaymentsInterface \(found):\n\(result.output)")
             } else {
-                #expect(result.status != 0 && result.output.contains(Self.interfaceMessage), "Swift \(found):\n\(result.output)")
-                let errors = result.output.split(separator: "\n").filter { $0.contains(".swift:") && $0.contains(": error: ") }
-                #expect(errors.count == 1, "one error line:\n\(result.output)")
+                expectRefused(result, saying: "conformance of 'PaymentsInterface_Version_\(found.major)_\(found.minor)_0' to 'PaymentsAcceptsPaymentsInterfaceVersion' "
+                              + "is unavailable: \(Self.interfaceRequirement), not this version. \(Self.advice)", "Swift against PaymentsInterface \(found)")
             }
         }
         for (found, result) in try compileSwift(Self.feature, dependency: "Core", at: ["1.0.1", "1.0.12", "1.3.0", "10.0.0", "1.0.0", "0.9.9"].map(version)) {
             if found >= version("1.0.1") {
-                #expect(result.status == 0, "Swift against Core \(found):\n\(result.output)")
+                #expect(result.status == 0 && result.output.isEmpty, "Swift against Core \(found):\n\(result.output)")
             } else {
-                #expect(result.status != 0 && result.output.contains(Self.minimumMessage), "Swift \(found):\n\(result.output)")
+                expectRefused(result, saying: "conformance of 'Core_Version_\("\(found)".replacingOccurrences(of: ".", with: "_"))' to 'FeatureAcceptsCoreVersion' "
+                              + "is unavailable: \(Self.minimumRequirement), not this version. \(Self.advice)", "Swift against Core \(found)")
             }
         }
     }

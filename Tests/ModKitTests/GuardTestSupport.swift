@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import ModKit
 
 /// What a finished child process said.
@@ -36,6 +37,32 @@ func findExecutable(_ name: String) -> String? {
         if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
     }
     return nil
+}
+
+/// The C, C++ and Objective-C compilers guards are proven with: gcc (`gcc`, else `cc`) as C89 with `-pedantic-errors`, C11 and C++11,
+/// and clang, when installed, as the same plus Objective-C and Objective-C++; each entry is (name, executable, language flags).
+func guardCCompilers() throws -> [(name: String, executable: String, flags: [String])] {
+    let gcc = try #require(findExecutable("gcc") ?? findExecutable("cc"), "gcc or cc is needed")
+    var compilers = [
+        ("gcc C89", gcc, ["-x", "c", "-std=c89", "-pedantic-errors"]),
+        ("gcc C11", gcc, ["-x", "c", "-std=c11"]),
+        ("g++ C++11", gcc, ["-x", "c++", "-std=c++11"]),
+    ]
+    if let clang = findExecutable("clang") {
+        compilers += [
+            ("clang C89", clang, ["-x", "c", "-std=c89", "-pedantic-errors"]),
+            ("clang C11", clang, ["-x", "c", "-std=c11"]),
+            ("clang C++17", clang, ["-x", "c++", "-std=c++17"]),
+            ("clang Objective-C", clang, ["-x", "objective-c"]),
+            ("clang Objective-C++", clang, ["-x", "objective-c++"]),
+        ]
+    }
+    return compilers
+}
+
+/// The lines of a compiler's output that report an error in a source file (`file:line:col: error: …`).
+func errorLines(_ output: String) -> [Substring] {
+    output.split(separator: "\n").filter { $0.contains(": error: ") && !$0.hasPrefix("error: ") }
 }
 
 func version(_ text: String) -> SemanticVersion { SemanticVersion(text)! }

@@ -1,9 +1,10 @@
 extension GuardGenerator {
-    /// `<Module>Version.swift`: version constants, a per-version marker type, the version spelled as a type, and one check per dependency.
+    /// `<Module>Version.swift`: version constants, a per-version marker type, the version spelled as types, and one check per dependency.
     ///
-    /// A dependency check is a pair of overloads: one accepts exactly the required version's spelling, the other accepts any type
-    /// and is `@available(*, unavailable, message:)`. Against another version only the unavailable one applies, so the build
-    /// fails with the message; the spelling's character types exist in every version, so nothing else fails first.
+    /// A dependency check is a pair of overloads: the accepting ones match exactly the spellings in range and return `Accepted`,
+    /// the generic one matches any spelling and returns the dependency's marker type. The result must conform to a file-private
+    /// protocol, which the marker conforms to only `@available(*, unavailable, message:)`; so against another version the build
+    /// fails with one line naming the marker, i.e. the version found, and the message, i.e. the version required.
     public static func swift(for spec: GuardSpec) -> String {
         let m = spec.name
         let v = spec.version
@@ -35,31 +36,49 @@ extension GuardGenerator {
             "    public enum Spelling<Characters> {}",
             "    /// \(m) \(GuardVersion.text(v)), the version of this source.",
             "    public typealias Current = \(spelling(v))",
+            "    /// The marker of this version: a dependent's error names it when it refuses this version.",
+            "    public typealias Marker = \(GuardVersion.swiftMarker(module: m, version: v))",
         ]
         lines += characterDeclarations.map { "    " + $0 }
         lines.append("}")
         if !dependencies.isEmpty {
             lines += ["", "/// Fails the build when a dependency is not the version \(m) \(GuardVersion.text(v)) was guarded against."]
             lines.append("private enum \(m)DependencyVersionChecks {")
+            lines += [
+                "    /// What an accepting overload returns: it meets every requirement below.",
+                "    enum Accepted: \(dependencies.map { requirementProtocol(module: m, dependency: $0.name) }.joined(separator: ", ")) {}",
+            ]
             var rangeDeclarations: [String] = []
             for dependency in dependencies {
                 let d = dependency.name
+                let guardType = "\(d)ModuleVersionGuard"
                 lines += [
+                    "",
                     "    // \(d) \(GuardVersion.text(dependency.version))\(dependency.mode == .exact ? "" : " (\(dependency.mode.rawValue))")",
-                    "    @available(*, unavailable, message: \"\(mismatchMessage(module: m, version: v, dependency: dependency))\")",
-                    "    static func require\(d)<Found>(_: Found.Type) {}",
+                    "    static func require\(d)<Found>(_: Found.Type) -> \(guardType).Marker.Type { \(guardType).Marker.self }",
                 ]
                 if dependency.mode == .exact {
-                    lines.append("    static func require\(d)(_: \(d)ModuleVersionGuard.RequiredBy\(m).Type) {}")
+                    lines.append("    static func require\(d)(_: \(guardType).RequiredBy\(m).Type) -> Accepted.Type { Accepted.self }")
                 } else {
                     let check = rangeCheck(module: m, dependency: dependency)
                     lines += check.overloads
                     rangeDeclarations += check.declarations
                 }
+                lines.append("    static func accept\(d)<Version: \(requirementProtocol(module: m, dependency: d))>(_: Version.Type) {}")
             }
             lines += ["", "    static func check() {"]
-            lines += dependencies.map { "        require\($0.name)(\($0.name)ModuleVersionGuard.Current.self)" }
+            lines += dependencies.map { "        accept\($0.name)(require\($0.name)(\($0.name)ModuleVersionGuard.Current.self))" }
             lines += ["    }", "}"]
+            for dependency in dependencies {
+                let d = dependency.name
+                lines += [
+                    "",
+                    "/// \(m)'s requirement on \(d): a refused version's marker meets it only as an unavailable conformance, whose message is the error.",
+                    "fileprivate protocol \(requirementProtocol(module: m, dependency: d)) {}",
+                    "@available(*, unavailable, message: \"\(requirement(module: m, version: v, dependency: dependency)), not this version. \(advice)\")",
+                    "extension \(d)ModuleVersionGuard.Marker: \(requirementProtocol(module: m, dependency: d)) {}",
+                ]
+            }
             if !rangeDeclarations.isEmpty { lines += [""] + rangeDeclarations }
             for dependency in dependencies where dependency.mode == .exact {
                 lines += [
@@ -73,6 +92,11 @@ extension GuardGenerator {
         }
         lines.append("")
         return lines.joined(separator: "\n")
+    }
+
+    /// The file-private protocol a dependency's version must meet, e.g. `FeatureAcceptsCoreVersion`; the error names it.
+    static func requirementProtocol(module: String, dependency: String) -> String {
+        "\(module)Accepts\(dependency)Version"
     }
 
     /// `Spelling<(_1, dot, _0, dot, _1)>` for 1.0.1; resolved inside the module's `ModuleVersionGuard` enum.

@@ -1,6 +1,6 @@
 /// Swift checks for the `minimum` and `interface` guard modes: the dependency's version spelled as types is matched
 /// against overloads that accept every spelling in range (digit slots constrained by file-private protocols that the
-/// dependency's digit types are made to conform to); any other spelling reaches only the unavailable overload and its message.
+/// dependency's digit types are made to conform to); any other spelling reaches only the generic overload, whose marker fails.
 extension GuardGenerator {
     /// One digit position of a number pattern: a fixed digit, any digit, or a digit above / at least one.
     enum Slot: Hashable {
@@ -102,7 +102,7 @@ extension GuardGenerator {
                 }
             }
             let generic = generics.isEmpty ? "" : "<" + generics.joined(separator: ", ") + ">"
-            overloads.append("    static func require\(d)\(generic)(_: \(guardType).Spelling<(\(elements.joined(separator: ", ")))>.Type) {}")
+            overloads.append("    static func require\(d)\(generic)(_: \(guardType).Spelling<(\(elements.joined(separator: ", ")))>.Type) -> Accepted.Type { Accepted.self }")
         }
         return (declarations, overloads)
     }

@@ -19,21 +19,50 @@ public enum GuardGenerator {
         }
     }
 
-    /// The message a dependent's guard stops the build with, in every language.
-    public static func mismatchMessage(module: String, version: SemanticVersion, dependency: GuardDependency) -> String {
-        let required = GuardVersion.display(dependency.version)
+    /// What to do about any guard failure; free of top-level commas, so the C guard can pass it through a macro argument.
+    public static let advice = "Run modkit sync / modkit pin and then modkit guard."
+
+    /// What `module` requires of `dependency`, as every guard message starts: `Feature 2.0.0 requires Core 1.0.1 minimum`.
+    public static func requirement(module: String, version: SemanticVersion, dependency: GuardDependency) -> String {
+        let v = dependency.version
+        let required = GuardVersion.display(v)
         switch dependency.mode {
         case .exact:
-            return "\(module) \(GuardVersion.text(version)) requires \(dependency.name) \(GuardVersion.text(dependency.version)); "
-                + "found a different version. Run modkit sync / modkit pin, then modkit guard."
+            return "\(module) \(GuardVersion.text(version)) requires \(dependency.name) \(GuardVersion.text(v))"
         case .minimum:
-            return "\(module) \(GuardVersion.display(version)) requires \(dependency.name) \(required) minimum; found an older version. Run modkit sync / modkit pin, then modkit guard."
+            return "\(module) \(GuardVersion.display(version)) requires \(dependency.name) \(required) minimum"
         case .interface:
-            let v = dependency.version
-            return "\(module) \(GuardVersion.display(version)) requires \(dependency.name) \(required) (interface rule: \(v.major).y with y >= \(v.minor)); "
-                + "found another x or a lower y. Run modkit sync / modkit pin, then modkit guard."
+            return "\(module) \(GuardVersion.display(version)) requires \(dependency.name) \(required) (interface rule: \(v.major).y with y >= \(v.minor))"
         }
     }
+
+    /// The message a guard stops the build with: the requirement, then `found` (the version found, or what is known of it), then the advice.
+    public static func mismatchMessage(module: String, version: SemanticVersion, dependency: GuardDependency, found: String) -> String {
+        "\(requirement(module: module, version: version, dependency: dependency)); found \(found). \(advice)"
+    }
+
+    /// What the C fallback `#error` (a compiler without `#pragma GCC error`, or a dependency header without version macros) says was found.
+    static func cFoundWithoutVersion(_ dependency: GuardDependency) -> String {
+        switch dependency.mode {
+        case .exact: "a different version"
+        case .minimum: "an older version"
+        case .interface: "another x or a lower y"
+        }
+    }
+
+    /// The macros of `dependency`'s own header that spell the version found, as the C message shows it:
+    /// the version string for `exact` (a pre-release counts), MAJOR.MINOR.PATCH for `minimum`, x.y for `interface`.
+    static func cFoundMacros(_ dependency: GuardDependency) -> [String] {
+        let d = dependency.name
+        switch dependency.mode {
+        case .exact: return ["\(d)ModuleVersionString"]
+        case .minimum: return ["\(d)ModuleVersionMajor", "\(d)ModuleVersionMinor", "\(d)ModuleVersionPatch"]
+        case .interface: return ["\(d)ModuleVersionMajor", "\(d)ModuleVersionMinor"]
+        }
+    }
+
+    /// Stringifies its argument after expanding the macros in it, so a `_Pragma` can say the found version, which `#error` cannot.
+    static let cStringMacro = "MODKIT_GUARD_STRING"
 
     /// The C preprocessor condition under which `dependency` found at build time does not satisfy its guard mode.
     static func cMismatch(_ dependency: GuardDependency) -> String {
@@ -49,14 +78,15 @@ public enum GuardGenerator {
         }
     }
 
-    /// `<Module>Version.h`: version macros, a per-version marker, and an `#error` for each dependency of another version.
+    /// `<Module>Version.h`: version macros, a per-version marker, and for each dependency of another version an error naming
+    /// the version found (`_Pragma("GCC error …")`, its text stringified after macro expansion), or an `#error` where that is not available.
     public static func header(for spec: GuardSpec) -> String {
         let m = spec.name
         let v = spec.version
         let includeGuard = "MODKIT_GUARD_\(m)Version_h"
         var lines = [
             "/* \(banner) */",
-            "/* Version guard of \(m) \(GuardVersion.text(v)) for C, C++ and Objective-C: building against another version of a dependency stops with #error. */",
+            "/* Version guard of \(m) \(GuardVersion.text(v)) for C, C++ and Objective-C: building against another version of a dependency stops with one error naming both versions. */",
             "#ifndef \(includeGuard)",
             "#define \(includeGuard)",
             "",
@@ -78,9 +108,21 @@ public enum GuardGenerator {
             "/* Defined only by \(m) \(GuardVersion.text(v)); dependents check it as well as the number. */",
             "#define \(GuardVersion.cMarker(module: m, version: v)) 1",
         ]
+        if spec.sortedDependencies.contains(where: { $0.languages.contains(.c) }) {
+            lines += [
+                "",
+                "/* Expands, then stringifies: the error names the version found (#error expands no macro). */",
+                "#ifndef \(cStringMacro)",
+                "#  define \(cStringMacro)_(text) #text",
+                "#  define \(cStringMacro)(text) \(cStringMacro)_(text)",
+                "#endif",
+            ]
+        }
         for dependency in spec.sortedDependencies where dependency.languages.contains(.c) {
             let d = dependency.name
             let file = fileName(module: d, language: .c)
+            let foundMacros = cFoundMacros(dependency)
+            let found = "\(d) " + foundMacros.joined(separator: ".")
             lines += [
                 "",
                 "/* \(d) \(GuardVersion.text(dependency.version)) */",
@@ -94,7 +136,11 @@ public enum GuardGenerator {
                 "#  include \"\(file)\"",
                 "#endif",
                 "#if \(cMismatch(dependency))",
-                "#  error \"\(mismatchMessage(module: m, version: v, dependency: dependency))\"",
+                "#  if (defined(__GNUC__) || defined(__clang__)) && \(foundMacros.map { "defined(\($0))" }.joined(separator: " && "))",
+                "_Pragma(\(cStringMacro)(GCC error \(cStringMacro)(\(mismatchMessage(module: m, version: v, dependency: dependency, found: found)))))",
+                "#  else",
+                "#    error \"\(mismatchMessage(module: m, version: v, dependency: dependency, found: cFoundWithoutVersion(dependency)))\"",
+                "#  endif",
                 "#endif",
             ]
         }
