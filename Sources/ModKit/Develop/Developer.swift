@@ -10,6 +10,8 @@ public enum Developer {
         public var state: DevelopState
         /// Consumer files written (relative to the workspace root).
         public var written: [String] = []
+        /// Files `develop` had created and removed again (an Xcode workspace's contents).
+        public var removed: [String] = []
         /// SwiftPM packages put in or taken out of edit mode.
         public var edited: [DevelopJournal.SwiftStep] = []
         /// SwiftPM steps that failed, with SwiftPM's message.
@@ -55,66 +57,89 @@ public enum Developer {
         let manager = FileManager.default
         // Files changed by hand since develop rewrote them would be lost by a restore: refuse before anything changes.
         let edited = old.files.filter { file in
-            manager.contents(atPath: store.url(of: file.path).path).map { [UInt8]($0) } != store.writtenBytes(file.path)
+            let current = manager.contents(atPath: store.url(of: file.path).path).map { [UInt8]($0) }
+            return current != store.writtenBytes(file.path) && !(file.created == true && current == nil)
         }
         if !edited.isEmpty {
-            throw ModKitError("\(edited.map(\.path).joined(separator: ", ")) changed since 'modkit develop' rewrote \(edited.count == 1 ? "it" : "them"); nothing was changed",
-                              hint: "move your change aside (the original is in .modkit/develop/originals/), put back the overridden file, run the command again, then re-apply your change")
+            let verb = edited.contains { $0.created == true } ? "wrote" : "rewrote"
+            throw ModKitError("\(edited.map(\.path).joined(separator: ", ")) changed since 'modkit develop' \(verb) \(edited.count == 1 ? "it" : "them"); nothing was changed",
+                              hint: edited.contains { $0.created == true }
+                                ? "an Xcode workspace modkit wrote is modkit's: copy what you changed in it elsewhere, delete the .modkit-develop.xcworkspace folder, and run the command again"
+                                : "move your change aside (the original is in .modkit/develop/originals/), put back the overridden file, run the command again, then re-apply your change")
         }
         let developed = Set(active.map(\.module))
+        var plan = Plan()
+        plan.state.modules = active
+        let tracked = DevelopConsumers.tracked(workspace) { DevelopConsumers.isPodfile($0) || XcodeFile(path: $0) != nil }
+
+        // Files rewritten earlier stay in the plan even when the manifest no longer lists their module: they go back too.
+        let recordedFiles = old.files.filter { $0.kind == "podfile" }.map { store.url(of: $0.path) }
+        for consumer in podfiles(workspace, specs: specs, tracked: tracked, also: recordedFiles) {
+            let path = relative(consumer, in: workspace)
+            let current = manager.contents(atPath: consumer.path).map { [UInt8]($0) } ?? []
+            let recorded = old.files.contains { $0.path == path }
+            let original = recorded ? (store.original(path) ?? current) : current
+            do {
+                let (target, modules) = try overridden(original, podfile: consumer, developed: developed, specs: specs)
+                plan.add(path, kind: "podfile", modules: modules, current: current, original: original, target: target, recorded: recorded)
+            } catch {
+                plan.problems.append(diagnostic(error, in: original, path: path))
+            }
+        }
+        try xcodeWorkspaces(developed: developed, old: old, tracked: tracked, workspace, specs: specs, store: store, plan: &plan)
+
+        if !plan.problems.isEmpty { throw ManifestError(diagnostics: plan.problems) }
+        let steps = try swiftSteps(developed: developed, old: old, state: &plan.state, workspace, specs: specs,
+                                   bytes: &plan.bytes, originals: &plan.originals)
+        let state = plan.state
+        guard !plan.writes.isEmpty || !steps.isEmpty || state != old else {
+            return Result(state: old)
+        }
+        let entry = DevelopJournal.Entry(state: state, previousModules: old.modules.map(\.module), writes: plan.writes,
+                                         originals: Array(plan.originals.keys).sorted(), swift: steps)
+        try DevelopJournal.commit(entry, bytes: plan.bytes, originals: plan.originals, in: store)
+        guard let outcome = try DevelopJournal.finish(in: store, swift: { runSwift($0, root: workspace.root) }) else {
+            return Result(state: state)
+        }
+        return Result(state: outcome.state, written: plan.writes.filter { $0.removes != true }.map(\.path),
+                      removed: plan.writes.filter { $0.removes == true }.map(\.path), edited: steps, failures: outcome.failures)
+    }
+
+    /// What a run will do, gathered before anything changes: the state after it, the bytes to write and to keep, the problems.
+    struct Plan {
         var state = DevelopState()
-        state.modules = active
         var bytes: [String: [UInt8]] = [:]
         var originals: [String: [UInt8]] = [:]
         var writes: [DevelopJournal.Write] = []
         var problems: [Diagnostic] = []
 
-        // Files rewritten earlier stay in the plan even when the manifest no longer lists their module: they go back too.
-        let recordedFiles = old.files.map { store.url(of: $0.path) }
-        for consumer in podfiles(workspace, specs: specs, also: recordedFiles) {
-            let path = relative(consumer, in: workspace)
-            let current = manager.contents(atPath: consumer.path).map { [UInt8]($0) } ?? []
-            let recorded = old.files.contains { $0.path == path }
-            let original = recorded ? (store.original(path) ?? current) : current
-            let target: [UInt8], modules: [String]
-            do {
-                (target, modules) = try overridden(original, podfile: consumer, developed: developed, specs: specs)
-            } catch {
-                problems.append(diagnostic(error, in: original, path: path))
-                continue
-            }
+        /// One consumer file: `original` is what it held before `develop` (nil: it did not exist), `target` what it holds
+        /// after this run (nil: it goes), `recorded` whether an earlier run already overrides it.
+        mutating func add(_ path: String, kind: String, modules: [String], current: [UInt8]?, original: [UInt8]?,
+                          target: [UInt8]?, recorded: Bool) {
             if target != original {
-                state.files.append(DevelopState.File(path: path, kind: "podfile", modules: modules))
-                if !recorded { originals[DevelopState.key(path)] = original }
+                state.files.append(DevelopState.File(path: path, kind: kind, modules: modules, created: original == nil ? true : nil))
+                if !recorded, let original { originals[DevelopState.key(path)] = original }
             }
-            if target != current {
+            guard target != current else { return }
+            if let target {
                 bytes[DevelopState.key(path)] = target
                 writes.append(DevelopJournal.Write(path: path))
+            } else {
+                writes.append(DevelopJournal.Write(path: path, removes: true))
             }
         }
-
-        if !problems.isEmpty { throw ManifestError(diagnostics: problems) }
-        let steps = try swiftSteps(developed: developed, old: old, state: &state, workspace, specs: specs,
-                                   bytes: &bytes, originals: &originals)
-        guard !writes.isEmpty || !steps.isEmpty || state != old else {
-            return Result(state: old)
-        }
-        let entry = DevelopJournal.Entry(state: state, previousModules: old.modules.map(\.module), writes: writes,
-                                         originals: Array(originals.keys).sorted(), swift: steps)
-        try DevelopJournal.commit(entry, bytes: bytes, originals: originals, in: store)
-        guard let outcome = try DevelopJournal.finish(in: store, swift: { runSwift($0, root: workspace.root) }) else {
-            return Result(state: state)
-        }
-        return Result(state: outcome.state, written: writes.map(\.path), edited: steps, failures: outcome.failures)
     }
 
-    /// The Podfiles of the modules and of the manifest repository.
-    static func podfiles(_ workspace: Workspace, specs: WorkspaceSpecs, also recorded: [URL] = []) -> [URL] {
+    /// The Podfiles of the modules and of the manifest repository: those at a module's root (or its `specs:`) and at
+    /// the workspace root, and every Podfile git tracks below them (`ios/Podfile`), never one under `Pods/`.
+    static func podfiles(_ workspace: Workspace, specs: WorkspaceSpecs, tracked: [URL], also recorded: [URL] = []) -> [URL] {
         var seen = Set<String>()
         var result: [URL] = []
         let rootPodfile = workspace.root.appendingPathComponent(SpecFileName.podfile)
         let candidates = specs.modules.flatMap(\.files).filter { $0.kind == .podfile }.map(\.url)
-            + (FileManager.default.fileExists(atPath: rootPodfile.path) ? [rootPodfile] : []) + recorded
+            + (FileManager.default.fileExists(atPath: rootPodfile.path) ? [rootPodfile] : [])
+            + tracked.filter { DevelopConsumers.isPodfile($0.path) } + recorded
         for url in candidates where seen.insert(url.standardizedFileURL.path).inserted { result.append(url) }
         return result
     }
