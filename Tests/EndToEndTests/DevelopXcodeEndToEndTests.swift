@@ -40,6 +40,12 @@ import Testing
 
     """
 
+    /// `kind outcome path` of each change a `--json` run reports.
+    static func changes(_ result: ProcessResult) -> [String]? {
+        let json = try? JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any]
+        return (json?["changes"] as? [[String: Any]])?.map { "\($0["kind"] ?? "") \($0["outcome"] ?? "") \($0["path"] ?? "")" }
+    }
+
     /// Core and Feature are Swift packages; the App repository's `ios/App.xcodeproj` uses Feature and swift-collections,
     /// beside a CocoaPods workspace whose Package.resolved also pins Core (as Xcode pins a transitive package); a tracked `Pods/Pods.xcodeproj` and an untracked project also name Core; at the
     /// workspace root, `Shell.xcodeproj` names Core only in its Package.resolved.
@@ -95,6 +101,9 @@ import Testing
         #expect(develop.status == 0, "\(develop)")
         #expect(develop.out.contains("wrote Apps/App/ios/App.modkit-develop.xcworkspace") && develop.out.contains("wrote Shell.modkit-develop.xcworkspace"), "\(develop.out)")
         #expect(develop.err.contains("open Apps/App/ios/App.modkit-develop.xcworkspace"), "\(develop.err)")
+        let again = try sandbox.modkit("develop", "Core", "--json", in: "ws")
+        #expect(again.status == 0)
+        #expect(Self.changes(again) == [], "running it again changes nothing: \(again.out)")
         #expect(try sandbox.workspaceFileRefs("\(app)/contents.xcworkspacedata")
                 == ["group:App.xcodeproj", "group:Pods/Pods.xcodeproj", "Docs & \"Notes\"/group:../docs/README.md", "group:../../../Modules/Core"])
         #expect(try sandbox.workspaceFileRefs("\(shell)/contents.xcworkspacedata") == ["group:Shell.xcodeproj", "group:Modules/Core"])
@@ -108,7 +117,8 @@ import Testing
         #expect(sandbox.bytes("ws/Apps/App/ios/App.xcworkspace/contents.xcworkspacedata") == Data(Self.userWorkspace.utf8), "the user's workspace is untouched")
 
         // A second module joins the same workspace; the list, status and their JSON name it.
-        #expect(try sandbox.modkit("develop", "Feature", in: "ws").status == 0)
+        let feature = try sandbox.modkit("develop", "Feature", "--json", in: "ws")
+        #expect(Self.changes(feature) == ["xcworkspace updated Apps/App/ios/App.modkit-develop.xcworkspace"], "\(feature)")
         #expect(try sandbox.workspaceFileRefs("\(app)/contents.xcworkspacedata").suffix(2) == ["group:../../../Modules/Core", "group:../../../Modules/Feature"])
         #expect(try sandbox.workspaceFileRefs("\(shell)/contents.xcworkspacedata") == ["group:Shell.xcodeproj", "group:Modules/Core"], "Shell does not use Feature")
         let list = try sandbox.modkit("develop", "--json", in: "ws")
@@ -132,8 +142,8 @@ import Testing
         let off = try sandbox.modkit("develop", "--off", "--json", in: "ws")
         #expect(off.status == 0, "\(off)")
         let offJSON = try #require(try JSONSerialization.jsonObject(with: Data(off.out.utf8)) as? [String: Any])
-        #expect((offJSON["changes"] as? [[String: Any]])?.map { "\($0["kind"] ?? "") \($0["outcome"] ?? "") \($0["path"] ?? "")" }
-                == ["xcworkspace deleted Apps/App/ios/App.modkit-develop.xcworkspace"], "\(off.out)")
+        #expect(offJSON["off"] as? Bool == true)
+        #expect(Self.changes(off) == ["xcworkspace deleted Apps/App/ios/App.modkit-develop.xcworkspace"], "\(off.out)")
         #expect(!FileManager.default.fileExists(atPath: sandbox.url(app).path))
         #expect(sandbox.tree("ws") == before)
         #expect(try sandbox.git("status", "--porcelain", "--untracked-files=all", in: "ws/Apps/App") == appStatus)
@@ -143,7 +153,9 @@ import Testing
         let sandbox = try Sandbox()
         try makeXcodeWorkspace(sandbox)
         let app = "ws/Apps/App/ios/App.modkit-develop.xcworkspace"
-        #expect(try sandbox.modkit("develop", "Core", in: "ws").status == 0)
+        let develop = try sandbox.modkit("develop", "Core", "--json", in: "ws")
+        #expect(Self.changes(develop) == ["xcworkspace created Apps/App/ios/App.modkit-develop.xcworkspace",
+                                          "xcworkspace created Shell.modkit-develop.xcworkspace"], "\(develop)")
         let written = try #require(sandbox.bytes("\(app)/contents.xcworkspacedata"))
 
         // Changed by hand (or by Xcode): --off refuses and keeps it.

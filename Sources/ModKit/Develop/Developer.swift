@@ -10,7 +10,9 @@ public enum Developer {
         public var state: DevelopState
         /// Consumer files written (relative to the workspace root).
         public var written: [String] = []
-        /// Files `develop` had created and removed again (an Xcode workspace's contents).
+        /// Of `written`, the files that did not exist before (an Xcode workspace's contents).
+        public var created: Set<String> = []
+        /// Files `develop` had created and removed again.
         public var removed: [String] = []
         /// SwiftPM packages put in or taken out of edit mode.
         public var edited: [DevelopJournal.SwiftStep] = []
@@ -101,7 +103,7 @@ public enum Developer {
         guard let outcome = try DevelopJournal.finish(in: store, swift: { runSwift($0, root: workspace.root) }) else {
             return Result(state: state)
         }
-        return Result(state: outcome.state, written: plan.writes.filter { $0.removes != true }.map(\.path),
+        return Result(state: outcome.state, written: plan.writes.filter { $0.removes != true }.map(\.path), created: plan.created,
                       removed: plan.writes.filter { $0.removes == true }.map(\.path), edited: steps, failures: outcome.failures)
     }
 
@@ -111,6 +113,8 @@ public enum Developer {
         var bytes: [String: [UInt8]] = [:]
         var originals: [String: [UInt8]] = [:]
         var writes: [DevelopJournal.Write] = []
+        /// Files written that did not exist.
+        var created: Set<String> = []
         var problems: [Diagnostic] = []
 
         /// One consumer file: `original` is what it held before `develop` (nil: it did not exist), `target` what it holds
@@ -125,6 +129,7 @@ public enum Developer {
             if let target {
                 bytes[DevelopState.key(path)] = target
                 writes.append(DevelopJournal.Write(path: path))
+                if current == nil { created.insert(path) }
             } else {
                 writes.append(DevelopJournal.Write(path: path, removes: true))
             }
@@ -157,6 +162,13 @@ public enum Developer {
             paths[key] = relativePath(from: folder, to: pod.file.deletingLastPathComponent())
             spelling[key] = pod.name
             moduleOfPod[key] = pod.module
+        }
+        // A pod line that already points at the checkout (`pod 'Core', :path => '../'` in Core's Example/Podfile) stays as written.
+        for requirement in try SpecReader.read(original, kind: .podfile) {
+            guard case .path(let path) = requirement.constraint, let wanted = paths[requirement.identity] else { continue }
+            if URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL.path == folder.appendingPathComponent(wanted).standardizedFileURL.path {
+                paths[requirement.identity] = nil
+            }
         }
         let dependencies = podDependencies(specs)
         var transitive: [String: Set<String>] = [:]

@@ -99,7 +99,9 @@ enum DevelopCommand: Command {
                                 .compactMap { DevelopState.xcodeWorkspace(ofContents: $0.path) })
         }
         var changes = (result?.written ?? []).map { path in
-            DevelopState.xcodeWorkspace(ofContents: path).map { Report.Change(path: $0, kind: "xcworkspace", outcome: .updated) }
+            DevelopState.xcodeWorkspace(ofContents: path).map {
+                Report.Change(path: $0, kind: "xcworkspace", outcome: result?.created.contains(path) == true ? .created : .updated)
+            }
                 ?? Report.Change(path: path, kind: "podfile", outcome: .updated)
         }
         for path in result?.removed ?? [] {
