@@ -11,36 +11,36 @@ public enum XcodeProjectReader {
         var frames: [Frame] = []
         var urls: [String] = []
         var seen: Set<String> = []
-        var pendingKey: [UInt8]?   // a key whose `=` was read, waiting for its value
-        var lastString: [UInt8]?   // the previous token, when it was a string
+        var pendingKey: PlistScanner.Word?   // a key whose `=` was read, waiting for its value
+        var lastWord: PlistScanner.Word?     // the previous token, when it was a string
         while let token = scanner.next() {
             switch token {
             case .open:
                 frames.append(Frame())
                 pendingKey = nil
-                lastString = nil
+                lastWord = nil
             case .close:
                 if let frame = frames.popLast(), frame.isRemotePackage, let url = frame.url,
                    !url.isEmpty, seen.insert(url).inserted {
                     urls.append(url)
                 }
                 pendingKey = nil
-                lastString = nil
+                lastWord = nil
             case .equals:
-                pendingKey = lastString
-                lastString = nil
-            case .string(let text):
+                pendingKey = lastWord
+                lastWord = nil
+            case .string(let word):
                 if let key = pendingKey, !frames.isEmpty {
-                    if key == Self.isaKey { frames[frames.count - 1].isRemotePackage = text == Self.remotePackageClass }
-                    if key == Self.urlKey { frames[frames.count - 1].url = String(decoding: text, as: UTF8.self) }
+                    if scanner.word(key, is: Self.isaKey) { frames[frames.count - 1].isRemotePackage = scanner.word(word, is: Self.remotePackageClass) }
+                    if scanner.word(key, is: Self.urlKey) { frames[frames.count - 1].url = String(decoding: scanner.text(of: word), as: UTF8.self) }
                     pendingKey = nil
-                    lastString = nil
+                    lastWord = nil
                 } else {
-                    lastString = text
+                    lastWord = word
                 }
             case .other:
                 pendingKey = nil
-                lastString = nil
+                lastWord = nil
             }
         }
         return urls
@@ -61,14 +61,46 @@ public enum XcodeProjectReader {
 struct PlistScanner {
     enum Token: Equatable {
         case open, close, equals
-        /// A quoted string (escapes decoded) or an unquoted word.
-        case string([UInt8])
+        /// A quoted string or an unquoted word.
+        case string(Word)
         /// `(`, `)`, `;`, `,`, `<data>` or a byte that belongs to no token.
         case other
     }
 
+    /// Where a string's bytes are (inside the quotes), read only when asked: most of a pbxproj is never looked at.
+    struct Word: Equatable {
+        var range: Range<Int>
+        /// It holds a backslash escape, so its text must be decoded.
+        var escaped: Bool
+    }
+
     let bytes: [UInt8]
     private var offset = 0
+
+    /// Whether `word` is exactly `literal` (a word with escapes never is one of the plain keys compared here).
+    func word(_ word: Word, is literal: [UInt8]) -> Bool {
+        !word.escaped && bytes[word.range].elementsEqual(literal)
+    }
+
+    /// The text of `word`, escapes decoded (`\n`, `\t`, `\r`; any other escaped byte stands for itself).
+    func text(of word: Word) -> [UInt8] {
+        guard word.escaped else { return Array(bytes[word.range]) }
+        var text: [UInt8] = []
+        var index = word.range.lowerBound
+        while index < word.range.upperBound {
+            let byte = bytes[index]
+            index += 1
+            guard byte == UInt8(ascii: "\\"), index < word.range.upperBound else { text.append(byte); continue }
+            switch bytes[index] {
+            case UInt8(ascii: "n"): text.append(10)
+            case UInt8(ascii: "t"): text.append(9)
+            case UInt8(ascii: "r"): text.append(13)
+            default: text.append(bytes[index])
+            }
+            index += 1
+        }
+        return text
+    }
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -90,26 +122,25 @@ struct PlistScanner {
             guard Self.isWordByte(byte) else { offset += 1; return .other }
             let start = offset
             while offset < bytes.count && Self.isWordByte(bytes[offset]) { offset += 1 }
-            return .string(Array(bytes[start..<offset]))
+            return .string(Word(range: start..<offset, escaped: false))
         }
     }
 
     private mutating func quoted(_ quote: UInt8) -> Token? {
-        var text: [UInt8] = []
         offset += 1
+        let start = offset
+        var escaped = false
         while offset < bytes.count {
             let byte = bytes[offset]
-            offset += 1
-            if byte == quote { return .string(text) }
-            guard byte == UInt8(ascii: "\\"), offset < bytes.count else { text.append(byte); continue }
-            let escaped = bytes[offset]
-            offset += 1
-            switch escaped {
-            case UInt8(ascii: "n"): text.append(10)
-            case UInt8(ascii: "t"): text.append(9)
-            case UInt8(ascii: "r"): text.append(13)
-            default: text.append(escaped)   // \" \\ \' and anything else stand for themselves
+            if byte == quote {
+                offset += 1
+                return .string(Word(range: start..<offset - 1, escaped: escaped))
             }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                offset += 1
+            }
+            offset += 1
         }
         return nil
     }
