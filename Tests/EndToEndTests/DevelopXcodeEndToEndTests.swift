@@ -173,6 +173,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.url("\(app)/contents.xcworkspacedata").path))
         #expect(try sandbox.read("\(app)/xcuserdata/me.xcuserdatad/UserInterfaceState.xcuserstate") == "state")
 
+        // A file of that name that modkit did not write is kept byte for byte and given back by --off.
+        let theirs = Data("<?xml version=\"1.0\"?>\r\n<Workspace version = \"1.0\"></Workspace>".utf8)
+        try sandbox.writeBytes(theirs, to: "\(app)/contents.xcworkspacedata")
+        #expect(try sandbox.modkit("develop", "Core", in: "ws").status == 0)
+        #expect(try sandbox.workspaceFileRefs("\(app)/contents.xcworkspacedata").last == "group:../../../Modules/Core")
+        #expect(try sandbox.modkit("develop", "--off", in: "ws").status == 0)
+        #expect(sandbox.bytes("\(app)/contents.xcworkspacedata") == theirs)
+        try FileManager.default.removeItem(at: sandbox.url("\(app)/contents.xcworkspacedata"))
+
         // A workspace that does not read stops develop with its line and column, and nothing is written.
         try sandbox.write("<Workspace version = \"1.0\">\n   <FileRef location = \"group:App.xcodeproj\">\n</Workspace>\n",
                           to: "ws/Apps/App/ios/App.xcworkspace/contents.xcworkspacedata")

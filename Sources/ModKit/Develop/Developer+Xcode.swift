@@ -23,7 +23,7 @@ extension Developer {
 
     /// Plans the Xcode workspaces for `developed`, and the removal of those an earlier run wrote that are no longer needed.
     static func xcodeWorkspaces(developed: Set<String>, old: DevelopState, tracked: [URL], _ workspace: Workspace,
-                                specs: WorkspaceSpecs, store: DevelopStore, plan: inout Plan) throws {
+                                specs: WorkspaceSpecs, store: DevelopStore, plan: inout Plan) {
         let manager = FileManager.default
         var outputs: [String: WorkspaceOutput] = [:]
         if !developed.isEmpty {
@@ -51,7 +51,13 @@ extension Developer {
         for path in Set(outputs.keys).union(recorded).sorted() {
             let current = manager.contents(atPath: store.url(of: path).path).map { [UInt8]($0) }
             let earlier = old.files.first { $0.path == path }
-            let original = earlier.map { $0.created == true ? nil : store.original(path) ?? current } ?? current
+            // What the file held before develop: nothing when develop created it.
+            let original: [UInt8]?
+            if let earlier {
+                original = earlier.created == true ? nil : store.original(path) ?? current
+            } else {
+                original = current
+            }
             var target = original
             var modules: [String] = []
             if let output = outputs[path] {

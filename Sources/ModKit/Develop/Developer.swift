@@ -88,7 +88,7 @@ public enum Developer {
                 plan.problems.append(diagnostic(error, in: original, path: path))
             }
         }
-        try xcodeWorkspaces(developed: developed, old: old, tracked: tracked, workspace, specs: specs, store: store, plan: &plan)
+        xcodeWorkspaces(developed: developed, old: old, tracked: tracked, workspace, specs: specs, store: store, plan: &plan)
 
         if !plan.problems.isEmpty { throw ManifestError(diagnostics: plan.problems) }
         let steps = try swiftSteps(developed: developed, old: old, state: &plan.state, workspace, specs: specs,
