@@ -149,6 +149,18 @@ import Testing
         #expect(try sandbox.git("status", "--porcelain", "--untracked-files=all", in: "ws/Apps/App") == appStatus)
     }
 
+    @Test func aWorkspaceReachedThroughASymlinkFindsTheTrackedProjects() throws {
+        // libgit2 names a work tree with symlinks resolved (/tmp is /private/tmp on macOS); the consumers are found all the same.
+        let sandbox = try Sandbox()
+        try makeXcodeWorkspace(sandbox)
+        try FileManager.default.createSymbolicLink(atPath: sandbox.url("link").path, withDestinationPath: sandbox.url("ws").path)
+        let develop = try sandbox.modkit("-C", "link", "develop", "Feature")
+        #expect(develop.status == 0 && develop.out.contains("wrote Apps/App/ios/App.modkit-develop.xcworkspace"), "\(develop)")
+        #expect(try sandbox.workspaceFileRefs("ws/Apps/App/ios/App.modkit-develop.xcworkspace/contents.xcworkspacedata").last == "group:../../../Modules/Feature")
+        #expect(try sandbox.modkit("-C", "link", "develop", "--off").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/Apps/App/ios/App.modkit-develop.xcworkspace").path))
+    }
+
     @Test func theWorkspaceIsModkitsButWhatOthersPutInItStays() throws {
         let sandbox = try Sandbox()
         try makeXcodeWorkspace(sandbox)

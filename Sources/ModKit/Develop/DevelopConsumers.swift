@@ -16,14 +16,18 @@ enum DevelopConsumers {
             let repository = folder == rootFolder
                 ? (try? Repository.discover(from: folder)).flatMap { $0 }
                 : (Repository.isRepository(folder) ? try? Repository.open(folder) : nil)
-            guard let repository, let workdir = repository.workdir,
-                  let paths = try? repository.trackedPaths(where: { !isUnderPods($0) && include($0) }) else { return [] }
-            return paths.map { workdir + "/" + $0 }
+            guard let repository, let workdir = repository.workdir else { return [] }
+            // Paths below `folder`, spelled from `folder` (libgit2 names the work tree with symlinks resolved: /private/tmp on macOS).
+            let base = URL(fileURLWithPath: workdir).resolvingSymlinksInPath().path
+            let real = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
+            guard real == base || real.hasPrefix(base + "/") else { return [] }
+            let inside = real == base ? "" : String(real.dropFirst(base.count + 1)) + "/"
+            let paths = (try? repository.trackedPaths { $0.hasPrefix(inside) && !isUnderPods($0) && include($0) }) ?? []
+            return paths.map { folder + "/" + $0.dropFirst(inside.count) }
         }
-        let root = workspace.root.standardizedFileURL.path + "/"
         var seen = Set<String>()
         return found.joined().map { URL(fileURLWithPath: $0).standardizedFileURL }
-            .filter { $0.path.hasPrefix(root) && seen.insert($0.path).inserted }
+            .filter { seen.insert($0.path).inserted }
             .sorted { $0.path < $1.path }
     }
 
