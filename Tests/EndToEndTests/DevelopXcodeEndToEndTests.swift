@@ -161,6 +161,19 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/Apps/App/ios/App.modkit-develop.xcworkspace").path))
     }
 
+    @Test func aCheckoutFolderNamedUnlikeThePackageIsNamedInAWarning() throws {
+        // Xcode replaces a remote package by a local one of the same identity, which for a folder is its name.
+        let sandbox = try Sandbox()
+        try sandbox.write("version: 1\nworkspace: X\nmodules:\n  - name: Core\n    url: https://github.com/example/core-ios.git\n    path: Modules/CoreKit\n",
+                          to: "ws/modkit.yml")
+        try sandbox.write("// swift-tools-version:5.9\nimport PackageDescription\n\nlet package = Package(name: \"Core\")\n", to: "ws/Modules/CoreKit/Package.swift")
+        try sandbox.write(Sandbox.pbxproj(app: "Shell", remotes: [("https://github.com/example/core-ios", "Core")]), to: "ws/Shell.xcodeproj/project.pbxproj")
+        let develop = try sandbox.modkit("develop", "Core", in: "ws")
+        #expect(develop.status == 0 && develop.out.contains("wrote Shell.modkit-develop.xcworkspace"), "\(develop)")
+        #expect(develop.err.contains("warning: Xcode takes Modules/CoreKit for the package 'corekit', not 'core-ios'"), "\(develop.err)")
+        #expect(try sandbox.modkit("develop", "--off", in: "ws").status == 0)
+    }
+
     @Test func theWorkspaceIsModkitsButWhatOthersPutInItStays() throws {
         let sandbox = try Sandbox()
         try makeXcodeWorkspace(sandbox)

@@ -62,6 +62,7 @@ extension Developer {
             var modules: [String] = []
             if let output = outputs[path] {
                 modules = output.modules.sorted()
+                plan.warnings.formUnion(modules.compactMap { identityWarning($0, workspace) })
                 do throws(Diagnostic) {
                     var items: [XMLElementNode] = []
                     if let user = output.userWorkspace { items = try workspaceItems(user, workspace) }
@@ -78,6 +79,17 @@ extension Developer {
             }
             plan.add(path, kind: "xcworkspace", modules: modules, current: current, original: original, target: target, recorded: earlier != nil)
         }
+    }
+
+    /// Why Xcode would not take a module's checkout for its remote package: it matches them by package identity, which
+    /// is a folder's name for a local package and the url's last component for a remote one; nil when they agree.
+    private static func identityWarning(_ name: String, _ workspace: Workspace) -> String? {
+        guard let module = workspace.manifest.module(named: name), let url = workspace.manifest.url(of: module) else { return nil }
+        let remote = packageIdentity(forLocation: url)
+        let local = workspace.manifest.directory(of: module).lastPathComponent.lowercased()
+        guard remote != local else { return nil }
+        return "Xcode takes \(module.path) for the package '\(local)', not '\(remote)' (the identity of \(url)), so it keeps using the remote package; "
+            + "give the checkout a folder named '\(remote)' (the module's path: in modkit.yml) for Xcode's override to work"
     }
 
     /// An Xcode project (`App.xcodeproj`) or workspace (`App.xcworkspace`) and the workspace modules it names as remote packages.

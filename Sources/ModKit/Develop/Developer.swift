@@ -14,6 +14,8 @@ public enum Developer {
         public var created: Set<String> = []
         /// Files `develop` had created and removed again.
         public var removed: [String] = []
+        /// What the user should know although the run went through (a checkout Xcode will not take for its package).
+        public var warnings: [String] = []
         /// SwiftPM packages put in or taken out of edit mode.
         public var edited: [DevelopJournal.SwiftStep] = []
         /// SwiftPM steps that failed, with SwiftPM's message.
@@ -95,16 +97,17 @@ public enum Developer {
                                    bytes: &plan.bytes, originals: &plan.originals)
         let state = plan.state
         guard !plan.writes.isEmpty || !steps.isEmpty || state != old else {
-            return Result(state: old)
+            return Result(state: old, warnings: plan.warnings.sorted())
         }
         let entry = DevelopJournal.Entry(state: state, previousModules: old.modules.map(\.module), writes: plan.writes,
                                          originals: Array(plan.originals.keys).sorted(), swift: steps)
         try DevelopJournal.commit(entry, bytes: plan.bytes, originals: plan.originals, in: store)
         guard let outcome = try DevelopJournal.finish(in: store, swift: { runSwift($0, root: workspace.root) }) else {
-            return Result(state: state)
+            return Result(state: state, warnings: plan.warnings.sorted())
         }
         return Result(state: outcome.state, written: plan.writes.filter { $0.removes != true }.map(\.path), created: plan.created,
-                      removed: plan.writes.filter { $0.removes == true }.map(\.path), edited: steps, failures: outcome.failures)
+                      removed: plan.writes.filter { $0.removes == true }.map(\.path), warnings: plan.warnings.sorted(),
+                      edited: steps, failures: outcome.failures)
     }
 
     /// What a run will do, gathered before anything changes: the state after it, the bytes to write and to keep, the problems.
@@ -115,6 +118,8 @@ public enum Developer {
         var writes: [DevelopJournal.Write] = []
         /// Files written that did not exist.
         var created: Set<String> = []
+        /// What the user should know although nothing stops the run.
+        var warnings: Set<String> = []
         var problems: [Diagnostic] = []
 
         /// One consumer file: `original` is what it held before `develop` (nil: it did not exist), `target` what it holds

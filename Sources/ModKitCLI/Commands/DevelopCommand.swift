@@ -58,6 +58,8 @@ enum DevelopCommand: Command {
         var recovered: Bool
         var overrides: [Override]
         var changes: [Change]
+        /// What the user should know although the run went through.
+        var warnings: [String]
         var errors: [ErrorJSON]
     }
 
@@ -114,7 +116,8 @@ enum DevelopCommand: Command {
         }
         let errors = (result?.failures ?? []).map { ErrorJSON("\($0.step.package.isEmpty ? "." : $0.step.package): \($0.message)") }
         if context.json {
-            try context.printJSON(Report(off: context.arguments.flag("off"), recovered: recovered, overrides: overrides, changes: changes, errors: errors))
+            try context.printJSON(Report(off: context.arguments.flag("off"), recovered: recovered, overrides: overrides, changes: changes,
+                                         warnings: result?.warnings ?? [], errors: errors))
         } else {
             let console = context.console
             for change in changes where change.outcome != .failed {
@@ -130,6 +133,7 @@ enum DevelopCommand: Command {
                 default: console.result("left edit mode in \(change.path)")
                 }
             }
+            for warning in result?.warnings ?? [] { console.warning(warning) }
             for error in errors { console.error(error.message) }
             if overrides.isEmpty {
                 console.result("No module is overridden: every consumer uses its released dependency.")
