@@ -24,5 +24,7 @@ let package = Package(
         .executableTarget(name: "FuzzXML", dependencies: [modkit]),
         // .git/index files (the cache-tree reader status trusts).
         .executableTarget(name: "FuzzIndex", dependencies: [modkit]),
+        // Xcode project.pbxproj files (the old-style plist scanner develop runs on every project).
+        .executableTarget(name: "FuzzPbxproj", dependencies: [modkit]),
     ]
 )

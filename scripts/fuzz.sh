@@ -12,7 +12,7 @@ modkit_ensure_packages
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzYAML FuzzManifest FuzzRuby FuzzSwift FuzzJSON FuzzXML FuzzIndex)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzYAML FuzzManifest FuzzRuby FuzzSwift FuzzJSON FuzzXML FuzzIndex FuzzPbxproj)
 
 cd "$repo/Fuzz"
 # Swift's own crash backtracer reads the stack in ways AddressSanitizer reports; libFuzzer prints the stack instead.

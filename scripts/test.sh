@@ -8,9 +8,9 @@ cd "$(dirname "$0")/.."
 modkit_require_swift
 # Tests evaluate podspecs with Ruby, render graphs with dot, check completion scripts in zsh and fish, and start sshd, ssh-agent and an https server on 127.0.0.1.
 # The guard's incremental-build test runs the compiler under libfaketime (faketime) to hit the same-second case on purpose.
-# The git-exact tests compare modkit with git on Git LFS repositories (git-lfs).
+# The git-exact tests compare modkit with git on Git LFS repositories (git-lfs). The develop tests read the Xcode workspaces it writes with Python's XML parser.
 # shellcheck disable=SC2086
-modkit_ensure_packages ruby:ruby dot:graphviz zsh:zsh fish:fish faketime:faketime git-lfs:git-lfs $MODKIT_TRANSPORT_TEST_PACKAGES
+modkit_ensure_packages ruby:ruby dot:graphviz zsh:zsh fish:fish faketime:faketime git-lfs:git-lfs python3:python3 $MODKIT_TRANSPORT_TEST_PACKAGES
 
 # west and vcstool re-read exported manifests in the end-to-end tests (test tooling only); without PyPI those checks are skipped.
 tools=.build/test-tools/venv

@@ -26,3 +26,23 @@ extension Repository {
         IndexHandle(try make("git_repository_index") { git_repository_index(&$0, pointer) }, owner: self)
     }
 }
+
+extension Repository {
+    /// The paths git tracks (its index, like `git ls-files`), relative to the work tree, for which `include` is true;
+    /// `include` sees each path as stored in the index, so a caller can reject most by their last bytes cheaply.
+    public func trackedPaths(where include: (String) -> Bool) throws -> [String] {
+        let index = try openIndex()
+        try check(git_index_read(index.pointer, 0), "git_index_read")
+        var paths: [String] = []
+        var previous = ""
+        for position in 0..<git_index_entrycount(index.pointer) {
+            guard let entry = git_index_get_byindex(index.pointer, position) else { continue }
+            let path = String(cString: entry.pointee.path)
+            // Each path once: a conflicted file has up to three stage entries, next to each other.
+            guard path != previous else { continue }
+            previous = path
+            if include(path) { paths.append(path) }
+        }
+        return paths
+    }
+}

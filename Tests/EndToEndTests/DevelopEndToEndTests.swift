@@ -63,6 +63,42 @@ import Testing
         #expect(try sandbox.modkit("develop", in: "ws").out.contains("No module is overridden"))
     }
 
+    @Test func aTrackedPodfileTwoLevelsDownPointsAtTheCheckoutFromItsOwnFolder() throws {
+        let sandbox = try Sandbox()
+        try sandbox.makePodWorkspace()
+        let podfile = "target 'App' do\n  use_frameworks!\n  pod 'Core', '~> 1.2'\n  pod 'Feature', '~> 1.0'\nend\n"
+        try sandbox.write(podfile, to: "ws/Apps/App/ios/App/Podfile")
+        try sandbox.write(podfile, to: "ws/Apps/App/ios/Pods/Local/Podfile")   // inside CocoaPods' output: never a consumer
+        // Core's example app uses Core's folder already: that line stays as written, the Network one changes.
+        let example = "platform :ios, '13.0'\ntarget 'Example' do\n  pod \"Core\", :path => \"../\"\n  pod 'Network', '~> 2.0'\nend\n"
+        try sandbox.write(example, to: "ws/Modules/Core/Example/Podfile")
+        try sandbox.git("add", "Apps/App/ios", "Modules/Core/Example", in: "ws")
+        try sandbox.write(podfile, to: "ws/Apps/App/scratch/Podfile")   // not tracked: never a consumer
+
+        let develop = try sandbox.modkit("develop", "Core", "Network", in: "ws")
+        #expect(develop.status == 0 && develop.out.contains("rewrote Apps/App/ios/App/Podfile"), "\(develop)")
+        #expect(try sandbox.read("ws/Apps/App/ios/App/Podfile") == """
+        target 'App' do
+          use_frameworks!
+          pod 'Core', :path => '../../../../Modules/Core'
+          pod 'Feature', '~> 1.0'
+          pod 'Network', :path => '../../../../Modules/Network'
+        end
+
+        """)
+        let pods = try sandbox.evaluatePodfile("ws/Apps/App/ios/App/Podfile")
+        let paths = Dictionary(pods.compactMap { pod in (pod["path"] as? String).map { (pod["name"] as! String, $0) } }, uniquingKeysWith: { first, _ in first })
+        #expect(paths.mapValues { sandbox.resolvedPodPath($0, podfile: "ws/Apps/App/ios/App/Podfile") }
+                == ["Core": sandbox.url("ws/Modules/Core").path, "Network": sandbox.url("ws/Modules/Network").path], "\(pods)")
+        #expect(try sandbox.read("ws/Modules/Core/Example/Podfile") == example.replacingOccurrences(of: "'Network', '~> 2.0'", with: "'Network', :path => '../../Network'"))
+        #expect(try sandbox.read("ws/Apps/App/ios/Pods/Local/Podfile") == podfile)
+        #expect(try sandbox.read("ws/Apps/App/scratch/Podfile") == podfile)
+
+        #expect(try sandbox.modkit("develop", "--off", in: "ws").status == 0)
+        #expect(try sandbox.read("ws/Apps/App/ios/App/Podfile") == podfile)
+        #expect(try sandbox.read("ws/Modules/Core/Example/Podfile") == example)
+    }
+
     @Test func offForOneModuleKeepsTheOthers() throws {
         let sandbox = try Sandbox()
         try sandbox.makePodWorkspace()

@@ -5,10 +5,16 @@ import Testing
 /// exists: every consumer file is then wholly original or wholly overridden, and the next run completes.
 @Suite(.serialized) struct DevelopInterruptEndToEndTests {
     static let consumers = ["Apps/App/Podfile", "Apps/Shop/Podfile", "Apps/Pay/Podfile", "Apps/Chat/Podfile", "Podfile"]
+    /// The workspace `develop` writes for the Xcode project at the workspace root: absent when off, whole when on.
+    static let xcodeWorkspace = "Shell.modkit-develop.xcworkspace/contents.xcworkspacedata"
 
     @Test func killNineDuringDevelopAndOffLeavesEveryFileWholeAndTheNextRunCompletes() throws {
         let sandbox = try Sandbox()
         try sandbox.makePodWorkspace()
+        // Core is also a remote Swift package of an Xcode project at the workspace root.
+        try sandbox.write(try sandbox.read("ws/modkit.yml").replacingOccurrences(of: "  - name: Core\n", with: "  - name: Core\n    url: https://git.example.com/ios/Core.git\n"),
+                          to: "ws/modkit.yml")
+        try sandbox.write(Sandbox.pbxproj(app: "Shell", remotes: [("https://git.example.com/ios/Core", "Core")]), to: "ws/Shell.xcodeproj/project.pbxproj")
         var original: [String: Data] = [:]
         for (index, consumer) in Self.consumers.enumerated() {
             // Long files, CRLF in some: the run has real work to do between its journal and its end.
@@ -26,6 +32,7 @@ import Testing
         var overridden: [String: Data] = [:]
         for consumer in Self.consumers { overridden[consumer] = sandbox.bytes("ws/\(consumer)") }
         #expect(overridden != original)
+        let workspace = try #require(sandbox.bytes("ws/\(Self.xcodeWorkspace)"))
         #expect(try sandbox.modkit("develop", "--off", in: "ws").status == 0)
         #expect(Self.consumers.allSatisfy { sandbox.bytes("ws/\($0)") == original[$0] })
 
@@ -46,6 +53,8 @@ import Testing
                 let bytes = sandbox.bytes("ws/\(consumer)")
                 #expect(bytes == original[consumer] || bytes == overridden[consumer], "round \(round): \(consumer) is neither original nor overridden")
             }
+            let written = sandbox.bytes("ws/\(Self.xcodeWorkspace)")
+            #expect(written == nil || written == workspace, "round \(round): the Xcode workspace is neither absent nor whole")
             // Stopped between two replacements: some consumers are overridden, others not yet (or no longer).
             let states = Set(Self.consumers.map { sandbox.bytes("ws/\($0)") == original[$0] })
             if states.count == 2 { halfway += 1 }
@@ -54,6 +63,7 @@ import Testing
             for consumer in Self.consumers {
                 #expect(sandbox.bytes("ws/\(consumer)") == (on ? overridden : original)[consumer], "round \(round): \(consumer)")
             }
+            #expect(sandbox.bytes("ws/\(Self.xcodeWorkspace)") == (on ? workspace : nil), "round \(round): the Xcode workspace")
             let list = try sandbox.modkit("develop", "--json", in: "ws")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [String: Any])
             #expect(((json["overrides"] as? [[String: Any]]) ?? []).count == (on ? 2 : 0), "round \(round): \(list.out)")
@@ -63,5 +73,6 @@ import Testing
         // Some kills must stop a run between two file replacements (some consumers overridden, others not), or the test proves little.
         #expect(halfway >= 1, "no kill landed between two file replacements (\(journalKills) after the journal)")
         #expect(Self.consumers.allSatisfy { sandbox.bytes("ws/\($0)") == original[$0] })
+        #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/Shell.modkit-develop.xcworkspace").path))
     }
 }

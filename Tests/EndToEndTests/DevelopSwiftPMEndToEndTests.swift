@@ -59,7 +59,10 @@ import Testing
         let released = try sandbox.run("/usr/bin/env", ["swift", "run", "-q", "App"], in: sandbox.url("ws/App"))
         try #require(released.status == 0, "\(released)")
         #expect(released.out == "Feature with Core 1.0.0\n")
-        try sandbox.git("add", "Package.resolved", in: "ws/App")
+        // An Xcode project of the app that uses Feature as a remote package: Core reaches it through Feature's Package.swift.
+        try sandbox.write(Sandbox.pbxproj(app: "AppUI", remotes: [("file://\(sandbox.url("remotes/Feature.git").path)", "Feature")]),
+                          to: "ws/App/AppUI.xcodeproj/project.pbxproj")
+        try sandbox.git("add", "Package.resolved", "AppUI.xcodeproj", in: "ws/App")
         try sandbox.git("commit", "-qm", "Resolved", in: "ws/App")
         let before = ["App/Package.swift", "App/Package.resolved", "Libs/Feature/Package.swift", "Libs/Core/Package.swift"]
             .reduce(into: [String: Data]()) { $0[$1] = sandbox.bytes("ws/\($1)") }
@@ -72,12 +75,14 @@ import Testing
         let local = try sandbox.run("/usr/bin/env", ["swift", "run", "-q", "App"], in: sandbox.url("ws/App"))
         #expect(local.status == 0 && local.out == "Feature with Core, changed here\n", "\(local)")
         #expect(sandbox.bytes("ws/App/Package.swift") == before["App/Package.swift"], "Package.swift is never edited")
+        #expect(try sandbox.workspaceFileRefs("ws/App/AppUI.modkit-develop.xcworkspace/contents.xcworkspacedata") == ["group:AppUI.xcodeproj", "group:../Libs/Core"])
 
         let off = try sandbox.modkit("develop", "--off", in: "ws")
         #expect(off.status == 0, "\(off)")
         for (path, bytes) in before { #expect(sandbox.bytes("ws/\(path)") == bytes, "\(path) differs after --off") }
         #expect(sandbox.bytes("ws/Libs/Feature/Package.resolved") == nil, "the Package.resolved SwiftPM created is removed")
         #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/App/Packages").path))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/App/AppUI.modkit-develop.xcworkspace").path))
         let back = try sandbox.run("/usr/bin/env", ["swift", "run", "-q", "App"], in: sandbox.url("ws/App"))
         #expect(back.status == 0 && back.out == "Feature with Core 1.0.0\n", "\(back)")
         #expect(try sandbox.git("status", "--porcelain", in: "ws/App").isEmpty)

@@ -149,3 +149,35 @@ import Testing
         #expect(Set(oids + oids).count == 4)
     }
 }
+
+/// `trackedPaths` answers what `git ls-files` answers: staged and committed files, each once (a conflict too), never an untracked one.
+@Suite struct TrackedPathsTests {
+    @Test func trackedPathsAreGitLsFiles() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let repo = sandbox.at("repo")
+        try FileManager.default.createDirectory(atPath: repo, withIntermediateDirectories: true)
+        _ = try git("init", "-q", "-b", "main", in: repo)
+        for file in ["Podfile", "ios/App/Podfile", "ios/Pods/Local/Podfile", "a b/é.txt", "conflict.txt"] { try write("base\n", to: repo + "/" + file) }
+        _ = try git("add", "-A", in: repo)
+        _ = try git("commit", "-qm", "base", in: repo)
+        // A conflicted path has three stage entries in the index.
+        _ = try git("checkout", "-qb", "other", in: repo)
+        try write("other\n", to: repo + "/conflict.txt")
+        _ = try git("commit", "-qam", "other", in: repo)
+        _ = try git("checkout", "-q", "main", in: repo)
+        try write("main\n", to: repo + "/conflict.txt")
+        _ = try git("commit", "-qam", "main", in: repo)
+        _ = try? git("merge", "-q", "other", in: repo)
+        try write("staged\n", to: repo + "/staged/Podfile")
+        _ = try git("add", "staged/Podfile", in: repo)
+        try write("untracked\n", to: repo + "/untracked/Podfile")
+
+        let expected = try run("/usr/bin/env", ["git", "-c", "core.quotePath=false", "ls-files"], in: repo)
+            .split(separator: "\n").map(String.init).reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        let tracked = try Repository.open(repo).trackedPaths { _ in true }
+        #expect(tracked == expected)
+        #expect(tracked.contains("staged/Podfile") && !tracked.contains("untracked/Podfile") && tracked.filter { $0 == "conflict.txt" }.count == 1)
+        #expect(try Repository.open(repo).trackedPaths { $0.hasSuffix("Podfile") } == ["Podfile", "ios/App/Podfile", "ios/Pods/Local/Podfile", "staged/Podfile"])
+    }
+}

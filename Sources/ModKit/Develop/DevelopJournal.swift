@@ -6,9 +6,11 @@ import SpecKit
 /// killed before that changed nothing, and one killed after is finished by the next run (each file is replaced
 /// atomically, so at every moment it holds either its original or its overridden bytes).
 public enum DevelopJournal {
-    /// One consumer file and the bytes it will hold (`files/<key>` in the journal).
+    /// One consumer file and the bytes it will hold (`files/<key>` in the journal), or its removal.
     struct Write: Codable, Sendable {
         var path: String
+        /// The file goes: `develop` created it (an Xcode workspace) and the run takes its override away.
+        var removes: Bool? = nil
     }
 
     /// One `swift package edit` or `unedit` in a consumer package.
@@ -92,9 +94,16 @@ public enum DevelopJournal {
         let overridden = Set(entry.state.files.map(\.path))
         for write in entry.writes {
             let key = DevelopState.key(write.path)
-            let content = try Data(contentsOf: journal.appendingPathComponent("files/\(key)"))
             let url = store.url(of: write.path)
-            if manager.contents(atPath: url.path) != content { try AtomicFile.write(content, to: url) }
+            if write.removes == true {
+                try removeCreated(url)
+                continue
+            }
+            let content = try Data(contentsOf: journal.appendingPathComponent("files/\(key)"))
+            if manager.contents(atPath: url.path) != content {
+                try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try AtomicFile.write(content, to: url)
+            }
             if overridden.contains(write.path) { try AtomicFile.write(content, to: store.written.appendingPathComponent(key)) }
         }
         var outcome = Outcome(state: entry.state)
@@ -132,5 +141,14 @@ public enum DevelopJournal {
         try manager.removeItem(at: journal.appendingPathComponent("journal.json"))
         try manager.removeItem(at: journal)
         return outcome
+    }
+
+    /// Removes a file `develop` created, and its folder when that is left empty (a folder holding anything else, such as
+    /// Xcode's `xcuserdata`, stays: it is not modkit's).
+    static func removeCreated(_ url: URL) throws {
+        if unlink(url.path) != 0 && errno != ENOENT {
+            throw ModKitError("cannot remove \(url.path): \(String(cString: strerror(errno)))")
+        }
+        _ = rmdir(url.deletingLastPathComponent().path)
     }
 }

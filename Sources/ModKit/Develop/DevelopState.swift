@@ -12,14 +12,17 @@ public struct DevelopState: Codable, Sendable, Equatable {
         public var since: String
     }
 
-    /// A consumer file modkit rewrote (a Podfile): its original bytes are kept under `originals/<key>`, the bytes it
-    /// wrote under `written/<key>`.
+    /// A consumer file modkit rewrote (a Podfile) or created (an Xcode workspace's `contents.xcworkspacedata`): the
+    /// original bytes of a rewritten one are kept under `originals/<key>`, the bytes modkit wrote under `written/<key>`.
     public struct File: Codable, Sendable, Equatable {
         /// Relative to the workspace root.
         public var path: String
+        /// `podfile` or `xcworkspace`.
         public var kind: String
         /// The developed modules this file points at.
         public var modules: [String]
+        /// The file did not exist before: turning its overrides off removes it.
+        public var created: Bool? = nil
     }
 
     /// A SwiftPM package whose dependency is in edit mode (`swift package edit NAME --path DIR`).
@@ -40,6 +43,19 @@ public struct DevelopState: Codable, Sendable, Equatable {
     public init() {}
 
     public var isEmpty: Bool { modules.isEmpty && files.isEmpty && packages.isEmpty }
+
+    /// The Xcode workspaces `develop` wrote (their folders, relative to the workspace root), to open in Xcode.
+    public var xcodeWorkspaces: [String] {
+        files.compactMap { $0.kind == "xcworkspace" ? DevelopState.xcodeWorkspace(ofContents: $0.path) : nil }
+    }
+
+    /// `Apps/App/App.modkit-develop.xcworkspace` for the path of its `contents.xcworkspacedata`; nil for any other file.
+    public static func xcodeWorkspace(ofContents path: String) -> String? {
+        let suffix = "/" + Developer.workspaceContents
+        guard path.hasSuffix(suffix) else { return nil }
+        let folder = String(path.dropLast(suffix.count))
+        return folder.hasSuffix(Developer.workspaceSuffix) ? folder : nil
+    }
 
     /// The name under `originals/` and `written/` that holds a file's bytes: its path with `/` and `%` escaped.
     static func key(_ path: String) -> String {

@@ -8,13 +8,8 @@ extension Developer {
     static func swiftSteps(developed: Set<String>, old: DevelopState, state: inout DevelopState, _ workspace: Workspace,
                            specs: WorkspaceSpecs, bytes: inout [String: [UInt8]], originals: inout [String: [UInt8]]) throws -> [DevelopJournal.SwiftStep] {
         let manifest = workspace.manifest
-        // Module → the modules its Package.swift depends on by url, registry or name (a path dependency is local already).
-        var graph: [String: Set<String>] = [:]
-        var identity: [String: String] = [:]
-        for edge in specs.edges where edge.requirement.fileKind == .packageSwift && edge.requirement.origin != .path {
-            graph[edge.from, default: []].insert(edge.to)
-            identity[edge.to] = identity[edge.to] ?? edge.requirement.identity
-        }
+        let (graph, declaredIdentity) = packageGraph(specs)
+        var identity = declaredIdentity
         var consumers: [(path: String, dependsOn: Set<String>)] = []
         for module in specs.modules {
             let root = module.directory.standardizedFileURL.path
@@ -35,12 +30,7 @@ extension Developer {
 
         var desired: [DevelopState.Package] = []
         for consumer in consumers {
-            var reached: Set<String> = []
-            var queue = Array(consumer.dependsOn)
-            while let next = queue.popLast() {
-                guard reached.insert(next).inserted else { continue }
-                queue.append(contentsOf: graph[next] ?? [])
-            }
+            let reached = packagesReached(from: consumer.dependsOn, graph)
             for module in developed.sorted() where reached.contains(module) {
                 guard let declared = manifest.module(named: module), declared.path != consumer.path else { continue }
                 let dependency = identity[module] ?? manifest.url(of: declared).map { packageIdentity(forLocation: $0) } ?? module.lowercased()
@@ -74,6 +64,29 @@ extension Developer {
                                                   target: package.path, hadResolved: package.hadResolved && last, restores: last))
         }
         return steps
+    }
+
+    /// Module → the modules its Package.swift depends on by url, registry or name (a path dependency is local already),
+    /// and the package identity by which each module is depended on.
+    static func packageGraph(_ specs: WorkspaceSpecs) -> (graph: [String: Set<String>], identity: [String: String]) {
+        var graph: [String: Set<String>] = [:]
+        var identity: [String: String] = [:]
+        for edge in specs.edges where edge.requirement.fileKind == .packageSwift && edge.requirement.origin != .path {
+            graph[edge.from, default: []].insert(edge.to)
+            identity[edge.to] = identity[edge.to] ?? edge.requirement.identity
+        }
+        return (graph, identity)
+    }
+
+    /// The modules `direct` depends on and every module their packages depend on in turn (App → Feature → Core).
+    static func packagesReached(from direct: Set<String>, _ graph: [String: Set<String>]) -> Set<String> {
+        var reached: Set<String> = []
+        var queue = Array(direct)
+        while let next = queue.popLast() {
+            guard reached.insert(next).inserted else { continue }
+            queue.append(contentsOf: graph[next] ?? [])
+        }
+        return reached
     }
 
     /// Runs one step with the `swift` found on PATH; nil when it worked (or was already done: steps run again after a kill).

@@ -10,6 +10,12 @@ public enum Developer {
         public var state: DevelopState
         /// Consumer files written (relative to the workspace root).
         public var written: [String] = []
+        /// Of `written`, the files that did not exist before (an Xcode workspace's contents).
+        public var created: Set<String> = []
+        /// Files `develop` had created and removed again.
+        public var removed: [String] = []
+        /// What the user should know although the run went through (a checkout Xcode will not take for its package).
+        public var warnings: [String] = []
         /// SwiftPM packages put in or taken out of edit mode.
         public var edited: [DevelopJournal.SwiftStep] = []
         /// SwiftPM steps that failed, with SwiftPM's message.
@@ -55,66 +61,95 @@ public enum Developer {
         let manager = FileManager.default
         // Files changed by hand since develop rewrote them would be lost by a restore: refuse before anything changes.
         let edited = old.files.filter { file in
-            manager.contents(atPath: store.url(of: file.path).path).map { [UInt8]($0) } != store.writtenBytes(file.path)
+            let current = manager.contents(atPath: store.url(of: file.path).path).map { [UInt8]($0) }
+            return current != store.writtenBytes(file.path) && !(file.created == true && current == nil)
         }
         if !edited.isEmpty {
-            throw ModKitError("\(edited.map(\.path).joined(separator: ", ")) changed since 'modkit develop' rewrote \(edited.count == 1 ? "it" : "them"); nothing was changed",
-                              hint: "move your change aside (the original is in .modkit/develop/originals/), put back the overridden file, run the command again, then re-apply your change")
+            let verb = edited.contains { $0.created == true } ? "wrote" : "rewrote"
+            throw ModKitError("\(edited.map(\.path).joined(separator: ", ")) changed since 'modkit develop' \(verb) \(edited.count == 1 ? "it" : "them"); nothing was changed",
+                              hint: edited.contains { $0.created == true }
+                                ? "an Xcode workspace modkit wrote is modkit's: copy what you changed in it elsewhere, delete the .modkit-develop.xcworkspace folder, and run the command again"
+                                : "move your change aside (the original is in .modkit/develop/originals/), put back the overridden file, run the command again, then re-apply your change")
         }
         let developed = Set(active.map(\.module))
-        var state = DevelopState()
-        state.modules = active
-        var bytes: [String: [UInt8]] = [:]
-        var originals: [String: [UInt8]] = [:]
-        var writes: [DevelopJournal.Write] = []
-        var problems: [Diagnostic] = []
+        var plan = Plan()
+        plan.state.modules = active
+        let tracked = DevelopConsumers.tracked(workspace) { DevelopConsumers.isPodfile($0) || XcodeFile(path: $0) != nil }
 
         // Files rewritten earlier stay in the plan even when the manifest no longer lists their module: they go back too.
-        let recordedFiles = old.files.map { store.url(of: $0.path) }
-        for consumer in podfiles(workspace, specs: specs, also: recordedFiles) {
+        let recordedFiles = old.files.filter { $0.kind == "podfile" }.map { store.url(of: $0.path) }
+        for consumer in podfiles(workspace, specs: specs, tracked: tracked, also: recordedFiles) {
             let path = relative(consumer, in: workspace)
             let current = manager.contents(atPath: consumer.path).map { [UInt8]($0) } ?? []
             let recorded = old.files.contains { $0.path == path }
             let original = recorded ? (store.original(path) ?? current) : current
-            let target: [UInt8], modules: [String]
             do {
-                (target, modules) = try overridden(original, podfile: consumer, developed: developed, specs: specs)
+                let (target, modules) = try overridden(original, podfile: consumer, developed: developed, specs: specs)
+                plan.add(path, kind: "podfile", modules: modules, current: current, original: original, target: target, recorded: recorded)
             } catch {
-                problems.append(diagnostic(error, in: original, path: path))
-                continue
-            }
-            if target != original {
-                state.files.append(DevelopState.File(path: path, kind: "podfile", modules: modules))
-                if !recorded { originals[DevelopState.key(path)] = original }
-            }
-            if target != current {
-                bytes[DevelopState.key(path)] = target
-                writes.append(DevelopJournal.Write(path: path))
+                plan.problems.append(diagnostic(error, in: original, path: path))
             }
         }
+        xcodeWorkspaces(developed: developed, old: old, tracked: tracked, workspace, specs: specs, store: store, plan: &plan)
 
-        if !problems.isEmpty { throw ManifestError(diagnostics: problems) }
-        let steps = try swiftSteps(developed: developed, old: old, state: &state, workspace, specs: specs,
-                                   bytes: &bytes, originals: &originals)
-        guard !writes.isEmpty || !steps.isEmpty || state != old else {
-            return Result(state: old)
+        if !plan.problems.isEmpty { throw ManifestError(diagnostics: plan.problems) }
+        let steps = try swiftSteps(developed: developed, old: old, state: &plan.state, workspace, specs: specs,
+                                   bytes: &plan.bytes, originals: &plan.originals)
+        let state = plan.state
+        guard !plan.writes.isEmpty || !steps.isEmpty || state != old else {
+            return Result(state: old, warnings: plan.warnings.sorted())
         }
-        let entry = DevelopJournal.Entry(state: state, previousModules: old.modules.map(\.module), writes: writes,
-                                         originals: Array(originals.keys).sorted(), swift: steps)
-        try DevelopJournal.commit(entry, bytes: bytes, originals: originals, in: store)
+        let entry = DevelopJournal.Entry(state: state, previousModules: old.modules.map(\.module), writes: plan.writes,
+                                         originals: Array(plan.originals.keys).sorted(), swift: steps)
+        try DevelopJournal.commit(entry, bytes: plan.bytes, originals: plan.originals, in: store)
         guard let outcome = try DevelopJournal.finish(in: store, swift: { runSwift($0, root: workspace.root) }) else {
-            return Result(state: state)
+            return Result(state: state, warnings: plan.warnings.sorted())
         }
-        return Result(state: outcome.state, written: writes.map(\.path), edited: steps, failures: outcome.failures)
+        return Result(state: outcome.state, written: plan.writes.filter { $0.removes != true }.map(\.path), created: plan.created,
+                      removed: plan.writes.filter { $0.removes == true }.map(\.path), warnings: plan.warnings.sorted(),
+                      edited: steps, failures: outcome.failures)
     }
 
-    /// The Podfiles of the modules and of the manifest repository.
-    static func podfiles(_ workspace: Workspace, specs: WorkspaceSpecs, also recorded: [URL] = []) -> [URL] {
+    /// What a run will do, gathered before anything changes: the state after it, the bytes to write and to keep, the problems.
+    struct Plan {
+        var state = DevelopState()
+        var bytes: [String: [UInt8]] = [:]
+        var originals: [String: [UInt8]] = [:]
+        var writes: [DevelopJournal.Write] = []
+        /// Files written that did not exist.
+        var created: Set<String> = []
+        /// What the user should know although nothing stops the run.
+        var warnings: Set<String> = []
+        var problems: [Diagnostic] = []
+
+        /// One consumer file: `original` is what it held before `develop` (nil: it did not exist), `target` what it holds
+        /// after this run (nil: it goes), `recorded` whether an earlier run already overrides it.
+        mutating func add(_ path: String, kind: String, modules: [String], current: [UInt8]?, original: [UInt8]?,
+                          target: [UInt8]?, recorded: Bool) {
+            if target != original {
+                state.files.append(DevelopState.File(path: path, kind: kind, modules: modules, created: original == nil ? true : nil))
+                if !recorded, let original { originals[DevelopState.key(path)] = original }
+            }
+            guard target != current else { return }
+            if let target {
+                bytes[DevelopState.key(path)] = target
+                writes.append(DevelopJournal.Write(path: path))
+                if current == nil { created.insert(path) }
+            } else {
+                writes.append(DevelopJournal.Write(path: path, removes: true))
+            }
+        }
+    }
+
+    /// The Podfiles of the modules and of the manifest repository: those at a module's root (or its `specs:`) and at
+    /// the workspace root, and every Podfile git tracks below them (`ios/Podfile`), never one under `Pods/`.
+    static func podfiles(_ workspace: Workspace, specs: WorkspaceSpecs, tracked: [URL], also recorded: [URL] = []) -> [URL] {
         var seen = Set<String>()
         var result: [URL] = []
         let rootPodfile = workspace.root.appendingPathComponent(SpecFileName.podfile)
         let candidates = specs.modules.flatMap(\.files).filter { $0.kind == .podfile }.map(\.url)
-            + (FileManager.default.fileExists(atPath: rootPodfile.path) ? [rootPodfile] : []) + recorded
+            + (FileManager.default.fileExists(atPath: rootPodfile.path) ? [rootPodfile] : [])
+            + tracked.filter { DevelopConsumers.isPodfile($0.path) } + recorded
         for url in candidates where seen.insert(url.standardizedFileURL.path).inserted { result.append(url) }
         return result
     }
@@ -132,6 +167,13 @@ public enum Developer {
             paths[key] = relativePath(from: folder, to: pod.file.deletingLastPathComponent())
             spelling[key] = pod.name
             moduleOfPod[key] = pod.module
+        }
+        // A pod line that already points at the checkout (`pod 'Core', :path => '../'` in Core's Example/Podfile) stays as written.
+        for requirement in try SpecReader.read(original, kind: .podfile) {
+            guard case .path(let path) = requirement.constraint, let wanted = paths[requirement.identity] else { continue }
+            if URL(fileURLWithPath: path, relativeTo: folder).standardizedFileURL.path == folder.appendingPathComponent(wanted).standardizedFileURL.path {
+                paths[requirement.identity] = nil
+            }
         }
         let dependencies = podDependencies(specs)
         var transitive: [String: Set<String>] = [:]

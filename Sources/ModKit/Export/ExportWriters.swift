@@ -33,10 +33,7 @@ enum RepoManifestWriter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escape(_ text: String) -> String { XMLTree.escape(text) }
 }
 
 /// A west manifest: `remotes` with `url-base`, `defaults`, and `projects` with `repo-path`, `path`, `revision`, `groups`.

@@ -51,6 +51,25 @@ enum XMLTree {
         var column: Int
     }
 
+    /// `text` as an XML attribute value or text between double quotes: `& < > "` and line breaks and tabs as references
+    /// (a parser would turn a raw line break in an attribute into a space).
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "\n": escaped += "&#10;"
+            case "\r": escaped += "&#13;"
+            case "\t": escaped += "&#9;"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
+    }
+
     /// The root element of `text`, or the first well-formedness error.
     static func parse(_ text: String) throws(SyntaxError) -> XMLElementNode {
         var reader = XMLReader(cursor: XMLCursor(text))

@@ -13,8 +13,12 @@ enum DevelopCommand: Command {
         the Podfile (a pod that reaches the Podfile only through another pod's podspec gets a line of
         its own); a Swift package that depends on Core, directly or through other packages, is put in
         SwiftPM's edit mode ('swift package edit core --path …'): Package.swift is never edited.
+        An Xcode project that uses Core as a remote package gets App.modkit-develop.xcworkspace
+        beside it (the project, its workspace's items, the checkout): open that one in Xcode.
+        Podfiles and projects are those at a module's root and those git tracks below it.
         'modkit develop --off' restores every file byte for byte (comments, quotes, CRLF, encodings)
-        and removes a Package.resolved SwiftPM created; with module names it turns off only those.
+        and removes a Package.resolved SwiftPM created and the Xcode workspaces modkit wrote; with
+        module names it turns off only those.
         'modkit develop' alone lists what is overridden, where, and since when.
 
         The overrides are yours: they are recorded under .modkit/develop/, never committed. Every
@@ -39,6 +43,8 @@ enum DevelopCommand: Command {
             var files: [String]
             /// The Swift packages (directories) whose dependency on the module is in edit mode.
             var packages: [String]
+            /// The Xcode workspaces modkit wrote that add the module's checkout (open them in Xcode).
+            var xcodeWorkspaces: [String]
         }
         /// One consumer file or package this run changed.
         struct Change: Encodable {
@@ -50,6 +56,8 @@ enum DevelopCommand: Command {
         var recovered: Bool
         var overrides: [Override]
         var changes: [Change]
+        /// What the user should know although the run went through.
+        var warnings: [String]
         var errors: [ErrorJSON]
     }
 
@@ -93,10 +101,20 @@ enum DevelopCommand: Command {
                              context: Context) throws -> ExitStatus {
         let overrides = state.modules.map { override in
             Report.Override(module: override.module, path: override.path, since: override.since,
-                            files: state.files.filter { $0.modules.contains(override.module) }.map(\.path),
-                            packages: state.packages.filter { $0.module == override.module }.map { $0.path.isEmpty ? "." : $0.path })
+                            files: state.files.filter { $0.kind == "podfile" && $0.modules.contains(override.module) }.map(\.path),
+                            packages: state.packages.filter { $0.module == override.module }.map { $0.path.isEmpty ? "." : $0.path },
+                            xcodeWorkspaces: state.files.filter { $0.kind == "xcworkspace" && $0.modules.contains(override.module) }
+                                .compactMap { DevelopState.xcodeWorkspace(ofContents: $0.path) })
         }
-        var changes = (result?.written ?? []).map { Report.Change(path: $0, kind: "podfile", outcome: .updated) }
+        var changes = (result?.written ?? []).map { path in
+            DevelopState.xcodeWorkspace(ofContents: path).map {
+                Report.Change(path: $0, kind: "xcworkspace", outcome: result?.created.contains(path) == true ? .created : .updated)
+            }
+                ?? Report.Change(path: path, kind: "podfile", outcome: .updated)
+        }
+        for path in result?.removed ?? [] {
+            changes.append(Report.Change(path: DevelopState.xcodeWorkspace(ofContents: path) ?? path, kind: "xcworkspace", outcome: .deleted))
+        }
         for step in result?.edited ?? [] {
             let failed = result?.failures.contains { $0.step.package == step.package && $0.step.dependency == step.dependency } ?? false
             changes.append(Report.Change(path: step.package.isEmpty ? "." : step.package, kind: step.edit ? "swiftpmEdit" : "swiftpmUnedit",
@@ -104,26 +122,37 @@ enum DevelopCommand: Command {
         }
         let errors = (result?.failures ?? []).map { ErrorJSON("\($0.step.package.isEmpty ? "." : $0.step.package): \($0.message)") }
         if context.json {
-            try context.printJSON(Report(off: off, recovered: recovered, overrides: overrides, changes: changes, errors: errors))
+            try context.printJSON(Report(off: off, recovered: recovered, overrides: overrides, changes: changes,
+                                         warnings: result?.warnings ?? [], errors: errors))
         } else {
             let console = context.console
             for change in changes where change.outcome != .failed {
-                switch change.kind {
-                case "podfile": console.result("rewrote \(change.path)")
-                case "swiftpmEdit": console.result("edit mode in \(change.path)")
+                switch (change.kind, change.outcome) {
+                case ("podfile", _): console.result("rewrote \(change.path)")
+                case ("xcworkspace", .deleted):
+                    console.result("removed \(change.path)")
+                    if FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(change.path).path) {
+                        console.info("kept the folder \(change.path): it holds files modkit did not write (Xcode's xcuserdata); delete it when you no longer need them")
+                    }
+                case ("xcworkspace", _): console.result("wrote \(change.path)")
+                case ("swiftpmEdit", _): console.result("edit mode in \(change.path)")
                 default: console.result("left edit mode in \(change.path)")
                 }
             }
+            for warning in result?.warnings ?? [] { console.warning(warning) }
             for error in errors { console.error(error.message) }
             if overrides.isEmpty {
                 console.result("No module is overridden: every consumer uses its released dependency.")
             } else {
                 var table = TextTable()
                 for override in overrides {
-                    let consumers = override.files + override.packages.map { "\($0) (swift package edit)" }
+                    let consumers = override.files + override.packages.map { "\($0) (swift package edit)" } + override.xcodeWorkspaces
                     table.add([override.module, consumers.isEmpty ? "no consumer" : consumers.joined(separator: ", "), "since \(override.since)"])
                 }
                 console.result(table.render())
+                for folder in state.xcodeWorkspaces {
+                    console.info("in Xcode, open \(folder) ('xed \(folder)'), not the project or its own workspace: there your checkouts replace the remote packages")
+                }
                 console.info("'modkit develop --off' restores every consumer; tag, release and pin refuse until then")
             }
         }
@@ -137,7 +166,9 @@ extension DevelopCommand {
         let store = DevelopStore(workspaceRoot: workspace.root)
         guard store.isActive else { return nil }
         let names = store.activeModules()
-        return "local overrides are active (modkit develop): \(names.isEmpty ? "an interrupted run" : names.joined(separator: ", ")); 'modkit develop --off' restores the consumers"
+        let workspaces = (try? store.load())?.xcodeWorkspaces ?? []
+        let xcode = workspaces.isEmpty ? "" : "; in Xcode open \(workspaces.joined(separator: ", "))"
+        return "local overrides are active (modkit develop): \(names.isEmpty ? "an interrupted run" : names.joined(separator: ", "))\(xcode); 'modkit develop --off' restores the consumers"
     }
 }
 

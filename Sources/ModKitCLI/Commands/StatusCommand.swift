@@ -70,6 +70,8 @@ enum StatusCommand: Command {
         var workspace: String
         /// The modules `modkit develop` points the consumers at (empty when none).
         var overrides: [String]
+        /// The Xcode workspaces `modkit develop` wrote, to open in Xcode while the overrides are on.
+        var xcodeWorkspaces: [String]
     }
 
     struct Options: CommandOptions {
@@ -91,7 +93,8 @@ enum StatusCommand: Command {
         if context.json {
             let rows = statuses.map { Row($0) }
             let manifestRow = manifest.map { Row($0, isManifest: true) }
-            try context.printJSON(ModuleRowsBody(fields: Fields(workspace: workspace.manifest.workspace, overrides: DevelopStore(workspaceRoot: workspace.root).activeModules()), manifest: manifestRow, modules: rows,
+            try context.printJSON(ModuleRowsBody(fields: Fields(workspace: workspace.manifest.workspace, overrides: DevelopStore(workspaceRoot: workspace.root).activeModules(),
+                                                                      xcodeWorkspaces: (try? DevelopStore(workspaceRoot: workspace.root).load())?.xcodeWorkspaces ?? []), manifest: manifestRow, modules: rows,
                                                  summary: outcomeCounts(rows.map(\.outcome))))
         } else if short {
             let style = context.console.style(for: .standardOutput)
