@@ -32,7 +32,7 @@ let package = Package(
         // The modkit library: manifest, workspace operations, snapshots, specs, guards, scaffolding, release.
         .target(name: "ModKit", dependencies: ["GitKit", "YAMLKit", "SpecKit"]),
         // The command line: argument parsing, help, output, exit codes. Thin over ModKit.
-        .target(name: "ModKitCLI", dependencies: ["ModKit", "GitKit"]),
+        .target(name: "ModKitCLI", dependencies: ["ModKit", "GitKit", "YAMLKit"]),
         // The executable: a few lines that hand over to ModKitCLI.
         .executableTarget(name: "modkit", dependencies: ["ModKitCLI"]),
 

@@ -1,5 +1,6 @@
 /// Text escaped for the inside of a string literal (or running text) of one target language: the one place modkit escapes
-/// text, for generated files, templates and the man page. Each function returns only the inside; the caller writes the quotes.
+/// text, for generated files, templates, the man page and shell command lines. Each function returns only the inside and
+/// the caller writes the quotes, except `shellWord`, which returns a whole word.
 public enum StringEscaping {
     /// A JSON string: `\"`, `\\`, `\n`, `\r`, `\t`, and `\u00XX` for other control characters.
     public static func json(_ text: String) -> String {
@@ -57,6 +58,18 @@ public enum StringEscaping {
             if let replacement = table[scalar] ?? codePoint(scalar) { out += replacement } else { out.unicodeScalars.append(scalar) }
         }
         return out
+    }
+
+    /// One word of a POSIX shell command line: `text` itself when it holds only ASCII letters, digits and `/._-+=:@,`,
+    /// else single-quoted (`'` written as `'\''`), so nothing in it (`$`, backquotes, spaces, globs) is live.
+    public static func shellWord(_ text: String) -> String {
+        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "/._-+=:@,".unicodeScalars.contains(scalar)
+        }
+        guard !plain else { return text }
+        var quoted = "'"
+        for character in text { quoted += character == "'" ? "'\\''" : String(character) }
+        return quoted + "'"
     }
 
     /// `value` in hexadecimal, zero-padded to at least `digits` digits.

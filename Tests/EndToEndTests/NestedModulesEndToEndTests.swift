@@ -76,6 +76,20 @@ import Testing
         #expect(try workspace.head("bsim") == outerNew && sandbox.read("ws/tools/bsim/components/src/phy.c") == "int phy;\n")
     }
 
+    /// When the outer repository's exclude file cannot be written, sync says so on the outer module's row instead of
+    /// leaving the inner modules to show up as untracked files of the outer one without a word.
+    @Test func anExcludeFileThatCannotBeWrittenIsReported() throws {
+        let workspace = try NestedWorkspace()
+        let sandbox = workspace.sandbox
+        let outer = NestedWorkspace.path(of: "bsim")
+        let exclude = sandbox.url("\(outer)/.git/info/exclude")
+        try FileManager.default.removeItem(at: exclude)
+        try FileManager.default.createDirectory(at: exclude, withIntermediateDirectories: true)
+        let sync = try sandbox.modkit("sync", "--no-manifest-update", in: "ws")
+        #expect(sync.err.contains("bsim: the modules inside it are not kept out of its status (\(outer.dropFirst("ws/".count))/.git/info/exclude:"),
+                "\(sync.out)\(sync.err)")
+    }
+
     @Test func checkoutInAFreshCloneClonesOuterBeforeInner() throws {
         let workspace = try NestedWorkspace()
         let sandbox = workspace.sandbox

@@ -45,4 +45,22 @@ import YAMLKit
         process.waitUntilExit()
         #expect(String(decoding: output, as: UTF8.self) == Self.hostile + "\0" + "O'Brien \\ #{x}")
     }
+
+    /// A shell word is read back by the real `sh` as the text it came from: nothing in it is expanded or split.
+    @Test func shellWordsReachAShellUnchanged() throws {
+        let words = [Self.hostile, "plain/path-1.0_x+y=z:@,", "$HOME `id` $(id) *.swift ~ !x", "it's", "", "'", "a\nb", "-C"]
+        #expect(StringEscaping.shellWord("Libs/Core-1.0") == "Libs/Core-1.0")
+        #expect(StringEscaping.shellWord("a b") == "'a b'")
+        for word in words {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "printf '%s' " + StringEscaping.shellWord(word)]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            #expect(String(decoding: output, as: UTF8.self) == word, "\(StringEscaping.shellWord(word))")
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import YAMLKit
 
 /// Reads the public API of a module's sources with the compilers: Swift through `swiftc -emit-module` and
 /// `swift-api-digester -dump-sdk`, Objective-C headers through `clang -Xclang -ast-dump=json`.
@@ -274,8 +275,8 @@ public enum APIReader {
 
     /// Runs a compiler tool with arguments (no shell), failing with its output when it exits non-zero.
     static func run(_ arguments: [String], in directory: URL, what: String, stdout: URL? = nil) throws {
-        let command = arguments.map(shellQuoted).joined(separator: " ") + (stdout.map { " > " + shellQuoted($0.path) } ?? "")
-        let result = try ShellCommand.run(stdout == nil ? command : command + " 2>" + shellQuoted(directory.appendingPathComponent("stderr.txt").path),
+        let command = arguments.map(StringEscaping.shellWord).joined(separator: " ") + (stdout.map { " > " + StringEscaping.shellWord($0.path) } ?? "")
+        let result = try ShellCommand.run(stdout == nil ? command : command + " 2>" + StringEscaping.shellWord(directory.appendingPathComponent("stderr.txt").path),
                                           in: directory, environment: ProcessInfo.processInfo.environment)
         guard result.status == 0 else {
             let errors = (try? String(contentsOf: directory.appendingPathComponent("stderr.txt"), encoding: .utf8)) ?? ""
@@ -283,7 +284,4 @@ public enum APIReader {
         }
     }
 
-    static func shellQuoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
 }

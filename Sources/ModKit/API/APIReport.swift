@@ -1,4 +1,5 @@
 import Foundation
+import YAMLKit
 
 /// What changed in an interface module's public API since a released version, and the version that change requires.
 public struct APIReport: Sendable, Codable {
@@ -32,9 +33,9 @@ public struct APIReport: Sendable, Codable {
         let (repository, inside) = try location(of: module, workspace: workspace)
         let old = scratch.appendingPathComponent("released", isDirectory: true)
         try FileManager.default.createDirectory(at: old, withIntermediateDirectories: true)
-        let tar = APIReader.shellQuoted(scratch.appendingPathComponent("released.tar").path)
-        let archive = "git -C \(APIReader.shellQuoted(repository.path)) archive --format=tar -o \(tar) \(APIReader.shellQuoted(tag)) -- \(APIReader.shellQuoted(inside.isEmpty ? "." : inside))"
-            + " && tar -xf \(tar) -C \(APIReader.shellQuoted(old.path))"
+        let tar = StringEscaping.shellWord(scratch.appendingPathComponent("released.tar").path)
+        let archive = "git -C \(StringEscaping.shellWord(repository.path)) archive --format=tar -o \(tar) \(StringEscaping.shellWord(tag)) -- \(StringEscaping.shellWord(inside.isEmpty ? "." : inside))"
+            + " && tar -xf \(tar) -C \(StringEscaping.shellWord(old.path))"
         let extracted = try ShellCommand.run(archive, in: scratch, environment: ProcessInfo.processInfo.environment)
         guard extracted.status == 0 else {
             throw ModKitError.input("\(module.name): cannot read its sources at tag \(tag): \(extracted.output.trimmingCharacters(in: .whitespacesAndNewlines))")
@@ -69,7 +70,7 @@ public struct APIReport: Sendable, Codable {
     /// The newest version whose version tag exists, not above `current`.
     static func lastReleasedVersion(of module: Module, upTo current: SemanticVersion?, workspace: Workspace) throws -> String? {
         let (repository, _) = try location(of: module, workspace: workspace)
-        let listed = try ShellCommand.run("git -C \(APIReader.shellQuoted(repository.path)) tag --list", in: repository, environment: ProcessInfo.processInfo.environment)
+        let listed = try ShellCommand.run("git -C \(StringEscaping.shellWord(repository.path)) tag --list", in: repository, environment: ProcessInfo.processInfo.environment)
         guard listed.status == 0 else { return nil }
         let format = module.kind == .repository ? workspace.manifest.defaults.versionTagFormat : workspace.manifest.defaults.dirTagFormat
         let pattern = Snapshot.tagName(format: format, workspace: workspace.manifest.workspace, snapshot: "", module: module.name, version: "\u{1}")

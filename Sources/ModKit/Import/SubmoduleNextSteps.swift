@@ -1,8 +1,10 @@
+import YAMLKit
+
 /// The way from submodules to modkit, step by step, written so that no step can delete anyone's work.
 public enum SubmoduleNextSteps {
     /// The steps as lines of text for the imported `modules` (paths relative to the superproject, which is the workspace root).
     public static func lines(for modules: [ImportedModule]) -> [String] {
-        let paths = modules.map { shellQuoted($0.path) }.joined(separator: " ")
+        let paths = modules.map { StringEscaping.shellWord($0.path) }.joined(separator: " ")
         var lines = [
             "Next steps — the submodules keep working until the team has switched:",
             "  1. Commit the manifest:",
@@ -15,7 +17,7 @@ public enum SubmoduleNextSteps {
             "  4. Give each module folder its own .git directory back (every clone, once, after pulling step 3):",
         ]
         for module in modules {
-            let path = shellQuoted(module.path)
+            let path = StringEscaping.shellWord(module.path)
             lines.append("       d=$(git -C \(path) rev-parse --absolute-git-dir) && [ -f \(path)/.git ] && rm \(path)/.git && mv \"$d\" \(path)/.git && git -C \(path) config --unset core.worktree")
         }
         lines.append("  Never use 'git submodule deinit -f' or delete a module folder to do this: both throw away uncommitted work.")
@@ -24,8 +26,4 @@ public enum SubmoduleNextSteps {
     }
 
     /// The path as one shell word: plain when safe, single-quoted otherwise.
-    static func shellQuoted(_ text: String) -> String {
-        let safe = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "/._-+@".contains($0)) }
-        return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
 }

@@ -91,4 +91,6 @@ public struct ScaffoldResult: Sendable {
     /// The branch each new repository was created on.
     public var branches: [String: String]
     public var ignoredPaths: [String]
+    /// What went wrong after the modules were created and could not be undone (e.g. .gitignore could not be updated).
+    public var warnings: [String] = []
 }

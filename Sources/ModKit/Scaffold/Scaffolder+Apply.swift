@@ -47,7 +47,11 @@ extension Scaffolder {
             }
             try AtomicFile.write(Data(plan.newManifest.utf8), to: plan.manifestFile)
             if !ignored.isEmpty {
-                result.ignoredPaths = (try? GitIgnore.add(ignored, to: root.appendingPathComponent(".gitignore"))) ?? []
+                do { result.ignoredPaths = try GitIgnore.add(ignored, to: root.appendingPathComponent(".gitignore")) } catch {
+                    // The modules exist and modkit.yml names them: report, as git would, that the folder was not ignored.
+                    result.warnings.append("could not add \(ignored.joined(separator: ", ")) to the manifest repository's .gitignore "
+                                           + "(\(ErrorText.describe(error))); add them by hand, or git will list them as untracked")
+                }
             }
             staging.remove()
             return result

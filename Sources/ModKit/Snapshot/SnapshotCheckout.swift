@@ -101,7 +101,8 @@ public enum SnapshotCheckout {
 
         // 2. Missing repositories cloned, each before the ones inside its work tree, which its exclude file then leaves out.
         let paths = targets.map(\.entry.path)
-        let excludeInner = { NestedModules.excludeInnerPaths(paths) { workspace.manifest.directory(ofPath: $0) } }
+        var excludeFailures: [String: String] = [:]
+        let excludeInner = { excludeFailures.merge(NestedModules.excludeInnerPaths(paths) { workspace.manifest.directory(ofPath: $0) }) { _, new in new } }
         targets = NestedModules.mapInWaves(targets, path: \.entry.path, afterWave: excludeInner) { wave in
             Parallel.map(wave, jobs: networkJobs) { target in
                 // Checked again wave by wave: a repository cloned in an earlier wave may hold a link an inner module's path goes through.
@@ -113,6 +114,7 @@ public enum SnapshotCheckout {
         }
         problems = targets.flatMap(\.problems)
         var warnings = settled + targets.flatMap(\.warnings)
+            + excludeFailures.values.sorted().map { "the modules inside a repository are not kept out of its status (\($0))" }
         if !problems.isEmpty {
             let cloned = targets.filter(\.cloned).count
             throw SnapshotFailure(problems: problems, notes: ["nothing was moved" + (cloned > 0 ? " (\(cloned) missing module repositories were cloned)" : "")])

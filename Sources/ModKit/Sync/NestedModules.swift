@@ -28,7 +28,13 @@ enum NestedModules {
                 }
             }
             for result in body(runnable) { results[result.name] = result }
-            excludeInnerPaths(all.map(\.path)) { manifest.directory(ofPath: $0) }
+            for (outer, failure) in excludeInnerPaths(all.map(\.path), directory: { manifest.directory(ofPath: $0) }) {
+                guard let module = all.first(where: { $0.path == outer }), var result = results[module.name] else { continue }
+                let warning = "the modules inside it are not kept out of its status (\(failure))"
+                result.detail += "; " + warning
+                result.warnings.append(warning)
+                results[module.name] = result
+            }
         }
         return modules.compactMap { results[$0.name] }
     }
@@ -92,16 +98,26 @@ enum NestedModules {
 
     /// Adds `/inner/path/` to the `.git/info/exclude` of every cloned repository among `paths` for the paths inside it;
     /// `directory` gives a path's directory.
-    static func excludeInnerPaths(_ paths: [String], directory: (String) -> URL) {
+    /// Returns, by outer path, why its exclude file could not be brought up to date (an outer path that is not a
+    /// repository yet is no failure: it is excluded once cloned).
+    @discardableResult
+    static func excludeInnerPaths(_ paths: [String], directory: (String) -> URL) -> [String: String] {
         var inner: [String: [String]] = [:]
         for (path, outer) in enclosingPaths(paths) { inner[outer, default: []].append(String(path.dropFirst(outer.count + 1))) }
+        var failures: [String: String] = [:]
         for (outer, paths) in inner {
             let outerDirectory = directory(outer).path
-            guard Repository.isRepository(outerDirectory), let repository = try? Repository.open(outerDirectory) else { continue }
-            let info = URL(fileURLWithPath: repository.gitDir).appendingPathComponent("info", isDirectory: true)
-            try? FileManager.default.createDirectory(at: info, withIntermediateDirectories: true)
-            _ = try? GitIgnore.add(paths.sorted(), to: info.appendingPathComponent("exclude"))
+            guard Repository.isRepository(outerDirectory) else { continue }
+            do {
+                let repository = try Repository.open(outerDirectory)
+                let info = URL(fileURLWithPath: repository.gitDir).appendingPathComponent("info", isDirectory: true)
+                try FileManager.default.createDirectory(at: info, withIntermediateDirectories: true)
+                _ = try GitIgnore.add(paths.sorted(), to: info.appendingPathComponent("exclude"))
+            } catch {
+                failures[outer] = "\(outer)/.git/info/exclude: \(ErrorText.describe(error))"
+            }
         }
+        return failures
     }
 
     private static func isCloned(_ module: Module, in manifest: Manifest) -> Bool {

@@ -27,6 +27,8 @@ public struct ModuleSyncResult: Sendable, Codable, Equatable {
     public var error: String?
     /// How the objects came (`fetched by git`, `fetched in-process …`, `cloned by libgit2`), for `sync -v`.
     public var transferPath: String?
+    /// Something that went wrong beside the module's own outcome (its exclude file could not be updated, …); also in `detail`.
+    public var warnings: [String] = []
     /// Why git, not modkit, wrote the work tree (a filter driver, an encoding, a sparse checkout, …; see `FastPaths`).
     public var workTreeByGit: String?
     /// Local tags kept although the remote has a different tag of the same name (git: "would clobber existing tag").

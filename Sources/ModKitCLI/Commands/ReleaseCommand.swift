@@ -1,5 +1,6 @@
 import Foundation
 import ModKit
+import YAMLKit
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -203,17 +204,14 @@ enum ReleaseCommand: Command {
     /// A command line that continues (or discards) release `name` as this one was run: same directory options, --yes.
     static func hint(_ name: String, _ flag: String?, _ context: Context) -> String {
         var words = ["modkit"]
-        if let directory = context.arguments.value(GlobalOptions.directory) { words += ["-C", shellQuoted(directory)] }
-        if let manifest = context.arguments.value(GlobalOptions.manifest) { words += ["--manifest", shellQuoted(manifest)] }
-        words += ["release", shellQuoted(name)]
+        if let directory = context.arguments.value(GlobalOptions.directory) { words += ["-C", StringEscaping.shellWord(directory)] }
+        if let manifest = context.arguments.value(GlobalOptions.manifest) { words += ["--manifest", StringEscaping.shellWord(manifest)] }
+        words += ["release", StringEscaping.shellWord(name)]
         if let flag { words.append(flag) }
         if flag != "--abandon" { words.append("--yes") }
         return "'" + words.joined(separator: " ") + "'"
     }
 
-    static func shellQuoted(_ word: String) -> String {
-        word.allSatisfy { $0.isLetter || $0.isNumber || "._-/+=:@".contains($0) } ? word : "\"" + word.replacingOccurrences(of: "\"", with: "\\\"") + "\""
-    }
 
     /// The steps whose lines a concise dry run still prints: what would be committed and pushed.
     private static let conciseSteps: Set<String> = ["commit", "push"]

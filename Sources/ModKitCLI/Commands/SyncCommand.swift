@@ -134,6 +134,7 @@ enum SyncCommand: Command {
                                                  summary: outcomeCounts(rows.map(\.outcome))))
         } else {
             printSummary(results, progress: progress, context: context)
+            for result in results { for warning in result.warnings { context.console.warning("\(result.name): \(warning)") } }
             for result in results where context.verbose && result.outcome != .failed && result.outcome != .skipped {
                 let writer = result.outcome == .cloned || result.outcome == .updated
                     ? "; work tree written by \(result.workTreeByGit.map { "git (\($0))" } ?? "modkit")" : ""
