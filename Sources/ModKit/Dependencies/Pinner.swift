@@ -35,8 +35,12 @@ public struct PinFinding: Sendable, Codable, Equatable {
         kind == .unresolved || (strict && kind == .unrewritable)
     }
 
-    /// `path:line: 'Core' is loose ('~> 1.0'); pin: 1.0.1`
+    /// `path:line: 'Core' is loose ('~> 1.0'); pin: 1.0.1`, always one line (a requirement written over several lines, a JSON
+    /// array, is joined; a very long one is cut), so tools read one finding per line.
     public var message: String {
+        let requirement = requirement.onOneLine()
+        let dependency = dependency.onOneLine()
+        let reason = reason?.onOneLine(limit: 2 * SourceExcerpt.width)
         let written = requirement.isEmpty ? "no version requirement"
             : requirement.hasPrefix("'") || requirement.hasPrefix("\"") || requirement.hasPrefix("%") || requirement.hasPrefix(":") ? requirement : "'\(requirement)'"
         switch kind {

@@ -29,7 +29,12 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
 
     public var description: String { rendered(colored: false) }
 
-    /// The diagnostic as text; with `colored`, ANSI colours mark the severity, the caret and the location.
+    /// The most errors a report shows in full (and the most kinds of warning); the rest are counted.
+    public static let reportLimit = 50
+
+    /// The diagnostic as text: `file:line:col: error: message` (`error: message` where there is no place), at most
+    /// `SourceExcerpt.width` columns of the line around the caret, then notes and the hint. With `colored`, ANSI colours
+    /// mark the severity, the caret and the location.
     public func rendered(colored: Bool) -> String {
         func paint(_ text: String, _ code: String) -> String {
             colored ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
@@ -39,28 +44,71 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
         case .warning: "1;35"
         case .note: "1;36"
         }
-        var header = ""
-        if let location { header += paint("\(location):", "1") + " " }
+        var header = location.map { paint("\($0):", "1") + " " } ?? ""
         header += paint("\(severity.rawValue):", severityColor) + " " + (colored ? paint(message, "1") : message)
         var lines = [header]
         if let location, let sourceLine {
-            lines.append(sourceLine)
-            lines.append(paint(Diagnostic.caretLine(under: location.column, in: sourceLine), "1;32"))
+            let excerpt = SourceExcerpt(line: sourceLine, column: location.column)
+            lines.append(excerpt.text)
+            lines.append(paint(excerpt.caret, "1;32"))
         }
         for note in notes { lines.append(note.rendered(colored: colored)) }
         if let hint { lines.append(paint("hint:", "1") + " " + hint) }
         return lines.joined(separator: "\n")
     }
+}
 
-    /// Blanks up to `column` (tabs copied so the caret lines up whatever the tab width), then `^`.
-    static func caretLine(under column: Int, in line: String) -> String {
-        var prefix = ""
-        for (index, scalar) in line.unicodeScalars.enumerated() where index < column - 1 {
-            prefix += scalar == "\t" ? "\t" : " "
+extension Array where Element == Diagnostic {
+    /// The one way a run's diagnostics become text: each error in full up to `Diagnostic.reportLimit`, then how many more
+    /// there are; each kind of warning (`WarningKinds`) once, its first instance with a count and the first few places of
+    /// the others, unless `foldingWarnings` is false (`-v`).
+    public func report(colored: Bool, foldingWarnings: Bool = true) -> String {
+        var blocks: [String] = []
+        var hiddenErrors = 0
+        var hiddenWarnings = 0
+        var shownErrors = 0
+        var shownWarnings = 0
+        var warningKinds: [String: Int] = [:]
+        var folded: [(first: Diagnostic, more: [Diagnostic])] = []
+        var order: [(isWarning: Bool, index: Int)] = []
+        for diagnostic in self {
+            if diagnostic.severity == .warning, foldingWarnings {
+                let kind = WarningKinds.kind(of: diagnostic.message)
+                if let group = warningKinds[kind] {
+                    folded[group].more.append(diagnostic)
+                    continue
+                }
+                warningKinds[kind] = folded.count
+                folded.append((diagnostic, []))
+                order.append((true, folded.count - 1))
+            } else {
+                folded.append((diagnostic, []))
+                order.append((false, folded.count - 1))
+            }
         }
-        let missing = column - 1 - line.unicodeScalars.count
-        if missing > 0 { prefix += String(repeating: " ", count: missing) }
-        return prefix + "^"
+        for (isWarning, index) in order {
+            var (diagnostic, more) = folded[index]
+            if diagnostic.severity == .error {
+                guard shownErrors < Diagnostic.reportLimit else { hiddenErrors += 1; continue }
+                shownErrors += 1
+            } else if diagnostic.severity == .warning {
+                guard shownWarnings < Diagnostic.reportLimit else { hiddenWarnings += 1 + more.count; continue }
+                shownWarnings += 1
+            }
+            if isWarning && !more.isEmpty {
+                let places = more.prefix(3).compactMap { $0.location.map { "\($0.file):\($0.line)" } }
+                let unnamed = more.count - places.count
+                diagnostic.message += " — and \(more.count) more like this (\(places.joined(separator: ", "))\(unnamed > 0 ? ", …" : ""); -v lists all)"
+            }
+            // A problem with no place in a file is the program's own, as `modkit: error: …` is.
+            blocks.append((diagnostic.location == nil ? "modkit: " : "") + diagnostic.rendered(colored: colored))
+        }
+        let hidden = [(hiddenErrors, "error"), (hiddenWarnings, "warning")].filter { $0.0 > 0 }
+            .map { "\($0.0) more \($0.1)\($0.0 == 1 ? "" : "s")" }
+        if !hidden.isEmpty {
+            blocks.append("modkit: and \(hidden.joined(separator: " and ")) (--json lists them all)")
+        }
+        return blocks.joined(separator: "\n")
     }
 }
 
@@ -75,7 +123,7 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
     public var description: String { rendered(colored: false) }
 
     public func rendered(colored: Bool) -> String {
-        diagnostics.map { $0.rendered(colored: colored) }.joined(separator: "\n")
+        diagnostics.report(colored: colored)
     }
 }
 
