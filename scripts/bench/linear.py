@@ -91,6 +91,9 @@ SCALING = [
         + "".join(f'<project name="p{i}" path="libs/p{i}"/>' for i in range(n)) + "</manifest>\n")),
     ("import .gitmodules", "submodule", lambda root, n: import_workspace(root, ".gitmodules",
         "".join(f'[submodule "libs/s{i}"]\n\tpath = libs/s{i}\n\turl = file:///srv/s{i}\n' for i in range(n)))),
+    ("modkit.yml, one line of modules", "module", lambda root, n: (
+        write(os.path.join(root, "modkit.yml"), "version: 1\nmodules: [" + ", ".join(f"{{name: M{i}, path: Libs/M{i}}}" for i in range(n)) + "]\n"),
+        ["list", "--json"])[1]),
     ("modkit.yml, one line of bad entries", "entry", lambda root, n: (
         write(os.path.join(root, "modkit.yml"), "version: 1\nmodules: [" + ", ".join("a" for _ in range(n)) + "]\n"), ["list"])[1]),
     ("repo project with unknown attributes", "attribute", lambda root, n: import_workspace(root, "default.xml",
