@@ -56,6 +56,14 @@ import Testing
         #expect((warnings + [.error("no manifest")]).report(colored: false, foldingWarnings: false).components(separatedBy: "warning:").count == 6)
     }
 
+    @Test func afterFiftyKindsOfWarningTheRestAreCountedAndVerboseShowsEveryOne() {
+        let warnings = (0..<60).map { Diagnostic(severity: .warning, message: "odd thing number \($0)") }
+        let report = warnings.report(colored: false)
+        #expect(report.components(separatedBy: "warning:").count - 1 == Diagnostic.reportLimit)
+        #expect(report.hasSuffix("\nmodkit: and 10 more warnings (-v lists them all)"), "\(report.suffix(200))")
+        #expect(warnings.report(colored: false, foldingWarnings: false).components(separatedBy: "warning:").count - 1 == 60)
+    }
+
     @Test func aFindingIsOneLineHoweverItsRequirementIsWritten() {
         #expect("\"~> 1.0\",\n      \"< 2.0\"".onOneLine() == "\"~> 1.0\", \"< 2.0\"")
         #expect("a  b".onOneLine() == "a  b", "spaces within a line are kept")

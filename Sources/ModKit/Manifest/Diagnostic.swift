@@ -61,41 +61,37 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
 extension Array where Element == Diagnostic {
     /// The one way a run's diagnostics become text: each error in full up to `Diagnostic.reportLimit`, then how many more
     /// there are; each kind of warning (`WarningKinds`) once, its first instance with a count and the first few places of
-    /// the others, unless `foldingWarnings` is false (`-v`).
+    /// the others, up to `Diagnostic.reportLimit` kinds. With `foldingWarnings` false (`-v`) every warning is printed.
     public func report(colored: Bool, foldingWarnings: Bool = true) -> String {
-        var blocks: [String] = []
-        var hiddenErrors = 0
-        var hiddenWarnings = 0
-        var shownErrors = 0
-        var shownWarnings = 0
-        var warningKinds: [String: Int] = [:]
-        var folded: [(first: Diagnostic, more: [Diagnostic])] = []
-        var order: [(isWarning: Bool, index: Int)] = []
+        // Each error and each kind of warning, in the order it first appears, with the later warnings of its kind.
+        var entries: [(first: Diagnostic, more: [Diagnostic])] = []
+        var entryOfKind: [String: Int] = [:]
         for diagnostic in self {
-            if diagnostic.severity == .warning, foldingWarnings {
-                let kind = WarningKinds.kind(of: diagnostic.message)
-                if let group = warningKinds[kind] {
-                    folded[group].more.append(diagnostic)
-                    continue
-                }
-                warningKinds[kind] = folded.count
-                folded.append((diagnostic, []))
-                order.append((true, folded.count - 1))
+            guard diagnostic.severity == .warning, foldingWarnings else {
+                entries.append((diagnostic, []))
+                continue
+            }
+            let kind = WarningKinds.kind(of: diagnostic.message)
+            if let entry = entryOfKind[kind] {
+                entries[entry].more.append(diagnostic)
             } else {
-                folded.append((diagnostic, []))
-                order.append((false, folded.count - 1))
+                entryOfKind[kind] = entries.count
+                entries.append((diagnostic, []))
             }
         }
-        for (isWarning, index) in order {
-            var (diagnostic, more) = folded[index]
-            if diagnostic.severity == .error {
-                guard shownErrors < Diagnostic.reportLimit else { hiddenErrors += 1; continue }
-                shownErrors += 1
-            } else if diagnostic.severity == .warning {
-                guard shownWarnings < Diagnostic.reportLimit else { hiddenWarnings += 1 + more.count; continue }
-                shownWarnings += 1
+        var blocks: [String] = []
+        var shown: [Diagnostic.Severity: Int] = [:]
+        var hidden: [Diagnostic.Severity: Int] = [:]
+        for (first, more) in entries {
+            let severity = first.severity
+            let capped = severity == .error || (severity == .warning && foldingWarnings)
+            if capped && shown[severity, default: 0] >= Diagnostic.reportLimit {
+                hidden[severity, default: 0] += 1 + more.count
+                continue
             }
-            if isWarning && !more.isEmpty {
+            shown[severity, default: 0] += 1
+            var diagnostic = first
+            if !more.isEmpty {
                 let places = more.prefix(3).compactMap { $0.location.map { "\($0.file):\($0.line)" } }
                 let unnamed = more.count - places.count
                 diagnostic.message += " — and \(more.count) more like this (\(places.joined(separator: ", "))\(unnamed > 0 ? ", …" : ""); -v lists all)"
@@ -103,10 +99,11 @@ extension Array where Element == Diagnostic {
             // A problem with no place in a file is the program's own, as `modkit: error: …` is.
             blocks.append((diagnostic.location == nil ? "modkit: " : "") + diagnostic.rendered(colored: colored))
         }
-        let hidden = [(hiddenErrors, "error"), (hiddenWarnings, "warning")].filter { $0.0 > 0 }
-            .map { "\($0.0) more \($0.1)\($0.0 == 1 ? "" : "s")" }
-        if !hidden.isEmpty {
-            blocks.append("modkit: and \(hidden.joined(separator: " and ")) (--json lists them all)")
+        if let errors = hidden[.error] {
+            blocks.append("modkit: and \(errors) more error\(errors == 1 ? "" : "s") (--json lists them all)")
+        }
+        if let warnings = hidden[.warning] {
+            blocks.append("modkit: and \(warnings) more warning\(warnings == 1 ? "" : "s") (-v lists them all)")
         }
         return blocks.joined(separator: "\n")
     }
