@@ -19,6 +19,10 @@
 #     --reading reading big one-line files: a 2,000-module flow-style modkit.yml, a 2,000-module snapshot,
 #               2,000-project west.yml and .repos, a repo manifest of 1,000 projects with 800 remove-project
 #               (scripts/bench/reading.py)
+#   scripts/bench.sh --linear [--n N] [--runs R] [--only LABELS]
+#     --linear  each spec format, lock file and import format at n and 4n requirements (default n=2000), mostly on one
+#               line, with the ratio (linear is about 4x, the target at most 5x); then the inputs of issues 35 and 37,
+#               each to answer in under a second (scripts/bench/linear.py)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 . "$repo/scripts/lib/deps.sh"
@@ -32,6 +36,7 @@ for argument in "$@"; do
     case "$argument" in
         --debug) config=debug ;;
         --reading) script=reading.py ;;
+        --linear) script=linear.py ;;
         *) args+=("$argument") ;;
     esac
 done

@@ -140,16 +140,11 @@ public enum ModKitCLI {
         return .usage
     }
 
-    /// A diagnostic with a file position as `FILE:LINE:COL: error: …` with its source line; one without as `modkit: error: …`.
-    static func print(_ diagnostic: Diagnostic, console: Console) {
-        guard diagnostic.location == nil else { return console.diagnostic(diagnostic.rendered(colored: console.colorOnStandardError)) }
-        switch diagnostic.severity {
-        case .error: console.error(diagnostic.message)
-        case .warning: console.warning(diagnostic.message)
-        case .note: console.diagnostic("modkit: note: \(diagnostic.message)")
-        }
-        for note in diagnostic.notes { print(note, console: console) }
-        if let hint = diagnostic.hint { console.diagnostic("hint: \(hint)") }
+    /// Diagnostics through the one renderer (`Array<Diagnostic>.report`): `FILE:LINE:COL: error: …` with at most 120 columns of
+    /// the line around a caret, one without a position as `modkit: error: …`; errors capped, warnings of one kind folded unless `-v`.
+    static func print(_ diagnostics: [Diagnostic], console: Console, verbose: Bool = false) {
+        guard !diagnostics.isEmpty else { return }
+        console.diagnostic(diagnostics.report(colored: console.colorOnStandardError, foldingWarnings: !verbose))
     }
 
     /// Prints an error the way its kind asks for (with `json`, also as the `errors` report on stdout) and returns the
@@ -164,12 +159,12 @@ public enum ModKitCLI {
             console.diagnostic("usage: \(Help.usageLine(for: command))\nSee 'modkit \(command.name) --help'.")
             return .usage
         case let manifest as ManifestError:
-            for diagnostic in manifest.diagnostics { print(diagnostic, console: console) }
+            print(manifest.diagnostics, console: console)
             let count = manifest.diagnostics.filter { $0.severity == .error }.count
             if count > 1 { console.diagnostic("\(count) errors in the manifest") }
             return .usage
         case let template as TemplateError:
-            for diagnostic in template.diagnostics { print(diagnostic, console: console) }
+            print(template.diagnostics, console: console)
             return .usage
         case let modkit as ModKitError:
             console.error(modkit.message)

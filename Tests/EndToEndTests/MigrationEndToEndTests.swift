@@ -31,7 +31,7 @@ import Testing
         })
         let result = try sandbox.modkit("init", "--import", ".gitmodules", "--exact", in: "ws")
         #expect(result.status == 0, "\(result.err)")
-        #expect(result.err.contains(".gitmodules:11: warning: submodule 'UI': 'update = merge' is not carried over"), "\(result.err)")
+        #expect(result.err.contains(".gitmodules:11:2: warning: submodule 'UI': 'update = merge' is not carried over"), "\(result.err)")
         #expect(result.out.contains("git rm -q --cached Libs/Core Libs/Net UI Vendor/Third/Deep"), "next steps are printed")
         let manifest = try sandbox.read("ws/modkit.yml")
         for commit in recorded.values { #expect(manifest.contains("revision: \(commit)")) }
@@ -77,7 +77,7 @@ import Testing
         #expect(result.status == 0, "\(result.err)")
         let written = try sandbox.read("ws/modkit.yml").replacingOccurrences(of: sandbox.url("remotes").path, with: "/srv/git")
         #expect(written == (try String(contentsOf: Self.golden.appendingPathComponent("\(folder).modkit.yml"), encoding: .utf8)))
-        // Every warning of the golden list is printed as path:line: warning: …
+        // Every warning of the golden list is printed as path:line:col: warning: …
         let warnings = try String(contentsOf: Self.golden.appendingPathComponent("\(folder).warnings.txt"), encoding: .utf8)
         for line in warnings.split(separator: "\n") { #expect(result.err.contains(line), "missing '\(line)' in\n\(result.err)") }
         #expect(!warnings.isEmpty, "each golden input has something that cannot be carried over")

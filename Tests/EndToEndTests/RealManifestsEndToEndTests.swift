@@ -328,7 +328,7 @@ import Testing
         let result = try sandbox.modkit("init", "--import", "a", in: "ws")
         expectOK(result, "init --import a")  // was SIGILL in NSString path bridging
         #expect(result.err.components(separatedBy: "warning:").count == 2, "one line for the six copyfile warnings: \(result.err)")
-        #expect(result.err.contains("— and 5 more like it (b:3, b:4, b:5, …; -v lists all)"), "\(result.err)")
+        #expect(result.err.contains("— and 5 more like this (b:3, b:4, b:5, …; -v lists all)"), "\(result.err)")
         try FileManager.default.removeItem(at: sandbox.url("ws/modkit.yml"))
         let verbose = try sandbox.modkit("-v", "init", "--import", "a", in: "ws")
         expectOK(verbose, "-v init --import a")

@@ -30,10 +30,10 @@ enum ImportGolden {
         #expect(actual == expected, "\(name) differs; rerun with MODKIT_UPDATE_GOLDEN=1 to see the change in git diff", sourceLocation: sourceLocation)
     }
 
-    /// Warnings as `modkit init` prints their first line: `file:line: warning: message`.
+    /// Warnings as `modkit init` prints their first line: `file:line:col: warning: message`.
     static func warningLines(_ result: ImportResult) -> String {
         result.warnings.map { warning in
-            (warning.location.map { "\($0.file):\($0.line): " } ?? "") + "warning: " + warning.message + "\n"
+            (warning.location.map { "\($0): " } ?? "") + "warning: " + warning.message + "\n"
         }.joined()
     }
 }

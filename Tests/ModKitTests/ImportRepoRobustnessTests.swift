@@ -169,8 +169,10 @@ import Testing
         let warnings = (1...5).map { Diagnostic(severity: .warning, message: "<copyfile src=\"f\($0)\"> of project 'p\($0)' is not carried over",
                                                  location: SourceLocation(file: "d.xml", line: $0, column: 1)) }
             + [Diagnostic(severity: .warning, message: "attribute sync-j=\"4\" of <default> is not carried over")]
-        let kinds = WarningKinds.group(warnings)
-        #expect(kinds.map(\.count) == [5, 1])
+        let report = warnings.report(colored: false)
+        #expect(report.components(separatedBy: "warning:").count == 3, "\(report)")
+        #expect(report.contains("— and 4 more like this (d.xml:2, d.xml:3, d.xml:4, …; -v lists all)"), "\(report)")
+        #expect(warnings.report(colored: false, foldingWarnings: false).components(separatedBy: "warning:").count == 7)
         #expect(WarningKinds.kind(of: "repo's project 'a' is odd") == WarningKinds.kind(of: "repo's project 'b' is odd"))
     }
 

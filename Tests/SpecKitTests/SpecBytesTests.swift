@@ -54,6 +54,48 @@ import Testing
         #expect(!requirement.isIgnored(in: Array(text.utf8)))
     }
 
+    @Test func ignoreCommentsAreFoundOnceAndSilenceEveryRequirementOfTheirLine() throws {
+        let line = (0..<300).map { "s.dependency 'D\($0)', '~> 1.0'" }.joined(separator: "; ")
+        let text = "Pod::Spec.new do |s| \(line) # modkit: ignore\n s.dependency 'Next'\n s.dependency 'Tagged', '#1 modkit: ignore'\nend\n"
+        let requirements = try SpecReader.read(text, kind: .podspec)
+        let comments = IgnoreComments(Array(text.utf8), fileKind: .podspec)
+        #expect(requirements.count == 302)
+        #expect(requirements.prefix(300).allSatisfy(comments.silence))
+        #expect(!comments.silence(requirements[300]), "the comment is on the line before")
+        // A marker inside a string before the words counts, as it always did: the line is read as text.
+        #expect(comments.silence(requirements[301]))
+        #expect(requirements.map { $0.isIgnored(in: Array(text.utf8)) } == requirements.map(comments.silence))
+        let swift = "let p = Package(dependencies: [.package(url: \"git@e.com:a.git\", from: \"1.0.0\") /* # modkit: ignore */])\n"
+        let package = try #require(try SpecReader.read(swift, kind: .packageSwift).first)
+        #expect(!IgnoreComments(Array(swift.utf8), fileKind: .packageSwift).silence(package), "Swift needs //")
+    }
+
+    @Test func manyEditsOnOneLineAreAppliedInOnePass() throws {
+        let text = (0..<2000).map { "pod 'P\($0)', '~> 1.0'" }.joined(separator: "; ")
+        let requirements = try SpecReader.read(text, kind: .podfile)
+        let plan = try SpecRewriter.plan(text, pins: requirements.enumerated().map { PinRequest(requirement: $1, version: "1.0.\($0)") })
+        #expect(plan.newText == (0..<2000).map { "pod 'P\($0)', '1.0.\($0)'" }.joined(separator: "; "))
+        #expect(throws: TextEditError.self) { try TextEdit.apply([TextEdit(range: 0..<3, replacement: "a"), TextEdit(range: 2..<4, replacement: "b")], to: "abcdef") }
+        #expect(try TextEdit.apply([TextEdit(range: 6..<6, replacement: "!"), TextEdit(range: 0..<1, replacement: "A")], to: "abcdef") == "Abcdef!")
+    }
+
+    @Test func lockFileLookupsFindTheFirstEntryOfEachKey() throws {
+        let pins = (0..<3).map { #"{"identity": "dep\#($0)", "location": "https://example.com/org/Dep\#($0).git", "state": {"version": "1.0.\#($0)"}}"# }
+        let resolved = try ResolvedVersions.packageResolved(#"{"pins": [\#(pins.joined(separator: ", ")), {"identity": "dep1", "location": "https://other.com/Dep1", "state": {"version": "9.9.9"}}], "version": 2}"#)
+        #expect(resolved.packageVersion(identity: "DEP1") == "1.0.1")
+        #expect(resolved.packageVersion(url: "git@example.com:org/Dep2.git") == "1.0.2")
+        #expect(resolved.packageVersion(url: "https://other.com/Dep1.git") == "9.9.9")
+        let carthage = ResolvedVersions.cartfileResolved("github \"a/Net\" \"1.0\"\ngithub \"b/Net\" \"2.0\"\ngithub \"c/Core\" \"3.0\"\n")
+        #expect(carthage.carthageVersion(named: "b/Net") == "2.0")
+        #expect(carthage.carthageVersion(named: "https://github.com/c/Core.git") == nil || carthage.carthageVersion(named: "https://github.com/c/Core.git") == "3.0")
+        #expect(carthage.carthageVersion(named: "x/Core") == "3.0", "one entry of that repository name")
+        #expect(carthage.carthageVersion(named: "x/Net") == nil, "two entries of that name: no guess")
+        let merged = carthage.merging(ResolvedVersions.cartfileResolved("github \"a/Net\" \"1.5\"\n"))
+        #expect(merged.carthage.map(\.version) == ["1.5", "2.0", "3.0"])
+        #expect(merged.carthageVersion(named: "a/Net") == "1.5")
+        #expect(ResolvedVersions.podfileLock("PODS:\n  - FirebaseCore (10.0.0)\n").podVersion(named: "firebasecore/Logger") == "10.0.0")
+    }
+
     @Test func podfileLockCheckoutOptionsGiveGitCommits() {
         let lock = "PODS:\n  - SDWebImage (5.19.0)\n\nCHECKOUT OPTIONS:\n  SDWebImage:\n    :commit: 0123456789abcdef0123456789abcdef01234567\n    :git: https://github.com/SDWebImage/SDWebImage.git\n\nCOCOAPODS: 1.16.2\n"
         let resolved = ResolvedVersions.podfileLock(lock)

@@ -35,8 +35,12 @@ public struct PinFinding: Sendable, Codable, Equatable {
         kind == .unresolved || (strict && kind == .unrewritable)
     }
 
-    /// `path:line: 'Core' is loose ('~> 1.0'); pin: 1.0.1`
+    /// `path:line: 'Core' is loose ('~> 1.0'); pin: 1.0.1`, always one line (a requirement written over several lines, a JSON
+    /// array, is joined; a very long one is cut), so tools read one finding per line.
     public var message: String {
+        let requirement = requirement.onOneLine()
+        let dependency = dependency.onOneLine()
+        let reason = reason?.onOneLine(limit: 2 * SourceExcerpt.width)
         let written = requirement.isEmpty ? "no version requirement"
             : requirement.hasPrefix("'") || requirement.hasPrefix("\"") || requirement.hasPrefix("%") || requirement.hasPrefix(":") ? requirement : "'\(requirement)'"
         switch kind {
@@ -87,6 +91,9 @@ public enum Pinner {
         let path = Workspace.displayPath(of: file.url)
         var findings: [PinFinding] = []
         var pins: [PinRequest] = []
+        // The finding of each requirement to pin, by where the requirement starts: many share a line in a one-line file.
+        var findingOfPin: [Int: Int] = [:]
+        let ignored = IgnoreComments(file.bytes, fileKind: file.kind)
         for requirement in file.requirements {
             let pod = specs.pod(for: requirement)
             let target = specs.module(for: requirement, in: file)
@@ -101,7 +108,7 @@ public enum Pinner {
             if requirement.isOwnVersion, target == module.module.name {
                 continue   // `"#{s.version}"` on a pod released with this one, in the same module: exact by construction
             }
-            if requirement.isIgnored(in: file.bytes) { continue }
+            if ignored.silence(requirement) { continue }
             var finding = PinFinding(kind: .loose, module: module.module.name, path: path, line: requirement.span.line,
                                      dependency: pod?.name ?? target ?? displayName(of: requirement), requirement: requirement.rawText)
             if requirement.constraint.isLoose && !requirement.rewritable && !requirement.pinsToRevision {
@@ -131,6 +138,7 @@ public enum Pinner {
                 }
                 finding.version = commit
                 pins.append(PinRequest(requirement: requirement, version: commit, asRevision: true))
+                findingOfPin[requirement.span.range.lowerBound] = findings.count
                 findings.append(finding)
                 continue
             case .range, .branch, .unconstrained:
@@ -153,6 +161,7 @@ public enum Pinner {
                 finding.reason = requirement.reason
             } else {
                 pins.append(PinRequest(requirement: requirement, version: finding.version!))
+                findingOfPin[requirement.span.range.lowerBound] = findings.count
             }
             findings.append(finding)
         }
@@ -162,7 +171,7 @@ public enum Pinner {
                 let plan = try SpecRewriter.plan(file.bytes, pins: pins)
                 newBytes = plan.newBytes
                 for skipped in plan.skipped {
-                    if let index = findings.firstIndex(where: { $0.line == skipped.request.requirement.span.line && $0.kind != .path }) {
+                    if let index = findingOfPin[skipped.request.requirement.span.range.lowerBound] {
                         findings[index].kind = .unrewritable
                         findings[index].reason = skipped.reason
                     }
@@ -170,7 +179,7 @@ public enum Pinner {
             } catch {
                 // The file is left as it is, and every requirement it would have pinned says why (never "already pinned").
                 for pin in pins {
-                    if let index = findings.firstIndex(where: { $0.line == pin.requirement.span.line && $0.kind != .path }) {
+                    if let index = findingOfPin[pin.requirement.span.range.lowerBound] {
                         findings[index].kind = .unrewritable
                         findings[index].reason = "the rewrite could not be planned: \(ErrorText.describe(error))"
                     }

@@ -76,7 +76,7 @@ struct RepoIncludes {
             throw ManifestError(diagnostics: [source.diagnostic(.error, "invalid XML: \(error.message)", line: error.line, column: error.column)])
         }
         guard root.name == "manifest" else {
-            throw ManifestError(diagnostics: [source.diagnostic(.error, "expected <manifest> as the root element, found <\(root.name)>", line: root.line)])
+            throw ManifestError(diagnostics: [source.diagnostic(.error, "expected <manifest> as the root element, found <\(root.name)>", line: root.line, column: root.column)])
         }
         let path = source.url.standardizedFileURL.path
         expanded[path] = expanded[path] ?? source.displayPath
@@ -88,7 +88,7 @@ struct RepoIncludes {
             }
             RepoManifestImporter.warnUnknownAttributes(element, in: source, problems: &problems)
             guard let name = element["name"], !name.isEmpty else {
-                throw ManifestError(diagnostics: [source.diagnostic(.error, "<include> needs a 'name'", line: element.line)])
+                throw ManifestError(diagnostics: [source.diagnostic(.error, "<include> needs a 'name'", line: element.line, column: element.column)])
             }
             guard let url = ImportSource.inside(name, directory: directory)?.standardizedFileURL else {
                 throw ManifestError(diagnostics: [source.diagnostic(.error, "<include name=\"\(name)\"> names a file outside \(displayDirectory.isEmpty ? "the manifests repository" : displayDirectory)",
@@ -100,14 +100,14 @@ struct RepoIncludes {
                     hint: "remove this <include>")])
             }
             if let first = expanded[url.path] {
-                problems.warn("<include name=\"\(name)\"> includes \(first) again; its elements count once", in: source, line: element.line)
+                problems.warn("<include name=\"\(name)\"> includes \(first) again; its elements count once", in: source, line: element.line, column: element.column)
                 continue
             }
             let included: ImportSource
             do {
                 included = try ImportSource.read(url, displayPath: name.hasPrefix("/") ? name : DisplayPath.join(displayDirectory, name))
             } catch {
-                throw ManifestError(diagnostics: [source.diagnostic(.error, "cannot include '\(name)': \(url.path) cannot be read", line: element.line,
+                throw ManifestError(diagnostics: [source.diagnostic(.error, "cannot include '\(name)': \(url.path) cannot be read", line: element.line, column: element.column,
                                                                     hint: "repo looks for included files in \(directory.path)")])
             }
             try expand(included, groups: groups + RepoManifestImporter.splitGroups(element["groups"]), chain: chain, into: &elements, problems: &problems)

@@ -57,18 +57,18 @@ enum RepoManifestImporter {
             switch element.name {
             case "remote":
                 guard let name = element["name"], let fetch = element["fetch"] else {
-                    problems.error("<remote> needs 'name' and 'fetch'", in: file, line: element.line)
+                    problems.error("<remote> needs 'name' and 'fetch'", in: file, line: element.line, column: element.column)
                     continue
                 }
                 let remote = Remote(name: name, fetch: fetch, revision: element["revision"], line: element.line, source: file)
                 if let first = remotes[name], first.fetch != fetch || first.revision != remote.revision {
                     problems.error("remote '\(name)' is declared twice with different attributes (first at \(first.source.displayPath):\(first.line))",
-                                   in: file, line: element.line)
+                                   in: file, line: element.line, column: element.column)
                 }
                 remotes[name] = remote
             case "default":
                 if let defaultLine {
-                    problems.error("a second <default> (the first is at line \(defaultLine))", in: file, line: element.line)
+                    problems.error("a second <default> (the first is at line \(defaultLine))", in: file, line: element.line, column: element.column)
                 }
                 defaultLine = element.line
                 defaultRemote = element["remote"]
@@ -88,7 +88,7 @@ enum RepoManifestImporter {
                 declare(element, in: file, parent: nil, includeGroups: located.includeGroups, into: &table, problems: &problems)
             case "extend-project":
                 guard let name = element["name"] else {
-                    problems.error("<extend-project> needs a 'name'", in: file, line: element.line)
+                    problems.error("<extend-project> needs a 'name'", in: file, line: element.line, column: element.column)
                     continue
                 }
                 let changed = table.update(name: name, path: element["path"]) { project in
@@ -100,22 +100,22 @@ enum RepoManifestImporter {
                     }
                 }
                 if changed == 0 {
-                    problems.warn("<extend-project name=\"\(name)\"> names no project declared before it; ignored", in: file, line: element.line)
+                    problems.warn("<extend-project name=\"\(name)\"> names no project declared before it; ignored", in: file, line: element.line, column: element.column)
                 }
             case "remove-project":
                 guard let name = element["name"] ?? element["path"] else {
-                    problems.error("<remove-project> needs a 'name' or 'path'", in: file, line: element.line)
+                    problems.error("<remove-project> needs a 'name' or 'path'", in: file, line: element.line, column: element.column)
                     continue
                 }
                 if table.remove(name: element["name"], path: element["path"]) == 0, element["optional"] != "true" {
-                    problems.warn("<remove-project> '\(name)' names no project declared before it", in: file, line: element.line)
+                    problems.warn("<remove-project> '\(name)' names no project declared before it", in: file, line: element.line, column: element.column)
                 }
             case "remote", "default", "include":
                 break
             case "notice":
-                problems.warn("<notice> is not carried over", in: file, line: element.line)
+                problems.warn("<notice> is not carried over", in: file, line: element.line, column: element.column)
             default:
-                problems.warn("<\(element.name)> is not carried over", in: file, line: element.line)
+                problems.warn("<\(element.name)> is not carried over", in: file, line: element.line, column: element.column)
             }
         }
 
@@ -165,7 +165,7 @@ enum RepoManifestImporter {
     private static func declare(_ element: XMLElementNode, in file: ImportSource, parent: RepoProjectTable.Project?, includeGroups: [String],
                                 into table: inout RepoProjectTable, problems: inout ImportProblems) {
         guard let ownName = element["name"], !ownName.isEmpty else {
-            problems.error("<project> needs a 'name'", in: file, line: element.line)
+            problems.error("<project> needs a 'name'", in: file, line: element.line, column: element.column)
             return
         }
         let name = parent.map { $0.name + "/" + ownName } ?? ownName
@@ -173,7 +173,7 @@ enum RepoManifestImporter {
         let path = parent.map { $0.path + "/" + ownPath } ?? ownPath
         if let clash = table.existing(name: name, path: path) {
             problems.error("project '\(name)' at '\(path)' is declared twice (first at \(clash.source.displayPath):\(clash.line))",
-                           in: file, line: element.line)
+                           in: file, line: element.line, column: element.column)
             return
         }
         var cloneDepth: Int?
@@ -181,7 +181,7 @@ enum RepoManifestImporter {
             if let depth = Int(text), depth > 0 {
                 cloneDepth = depth
             } else {
-                problems.error("clone-depth=\"\(text)\" of project '\(name)' is not a positive number", in: file, line: element.line)
+                problems.error("clone-depth=\"\(text)\" of project '\(name)' is not a positive number", in: file, line: element.line, column: element.column)
             }
         }
         let annotation = element.children.first { $0.name == "annotation" && $0["name"] == nameAnnotation }
@@ -196,16 +196,17 @@ enum RepoManifestImporter {
                 continue
             }
             let what = "<\(child.name)\(child["src"].map { " src=\"\($0)\"" } ?? "")\(child["dest"].map { " dest=\"\($0)\"" } ?? "")> of project '\(name)' is not carried over"
-            problems.warn(what, in: file, line: child.line,
+            problems.warn(what, in: file, line: child.line, column: child.column,
                           hint: child.name == "copyfile" || child.name == "linkfile" ? "copy or link the file in a build step, or commit it where it is needed" : nil)
         }
     }
 
     static func warnUnknownAttributes(_ element: XMLElementNode, in source: ImportSource, problems: inout ImportProblems) {
         guard let known = elementAttributes[element.name] else { return }
+        let named = element["name"].map { " name=\"\($0)\"" } ?? ""
         for attribute in element.attributes where !known.contains(attribute.name) {
-            problems.warn("attribute \(attribute.name)=\"\(attribute.value)\" of <\(element.name)\(element["name"].map { " name=\"\($0)\"" } ?? "")> is not carried over",
-                          in: source, line: element.line)
+            problems.warn("attribute \(attribute.name)=\"\(attribute.value)\" of <\(element.name)\(named)> is not carried over",
+                          in: source, line: element.line, column: element.column)
         }
     }
 

@@ -24,16 +24,21 @@ enum SubmoduleImporter {
         }
 
         var sections: [Section] = []
+        // Each section by name, so a .gitmodules of thousands of submodules is read in one pass.
+        var sectionIndex: [String: Int] = [:]
         for header in config.sections {
             if header.section == "submodule", let name = header.subsection {
-                if !sections.contains(where: { $0.name == name }) { sections.append(Section(name: name, line: header.line)) }
+                if sectionIndex[name] == nil {
+                    sectionIndex[name] = sections.count
+                    sections.append(Section(name: name, line: header.line))
+                }
             } else {
                 problems.warn("section [\(header.section)\(header.subsection.map { " \"\($0)\"" } ?? "")] is not about a submodule; not carried over",
                               in: source, line: header.line)
             }
         }
         for entry in config.entries where entry.section == "submodule" {
-            guard let name = entry.subsection, let index = sections.firstIndex(where: { $0.name == name }) else { continue }
+            guard let name = entry.subsection, let index = sectionIndex[name] else { continue }
             if carriedKeys.contains(entry.key) {
                 sections[index].values[entry.key] = entry
             } else {

@@ -1,19 +1,8 @@
 /// Warnings of the same kind — the same message but for the names and values quoted in it — so an import of a
-/// thousand projects prints one line per kind instead of one per project.
+/// thousand projects prints one line per kind instead of one per project (`Array<Diagnostic>.report` folds them).
 public enum WarningKinds {
-    /// The warnings grouped by kind, each group in its original order, groups in the order of their first warning.
-    public static func group(_ warnings: [Diagnostic]) -> [[Diagnostic]] {
-        var order: [String] = []
-        var groups: [String: [Diagnostic]] = [:]
-        for warning in warnings {
-            let key = kind(of: warning.message)
-            if groups[key] == nil { order.append(key) }
-            groups[key, default: []].append(warning)
-        }
-        return order.map { groups[$0]! }
-    }
-
-    /// The message with every quoted part ('…' or "…") blanked: `project 'a' is …` and `project 'b' is …` are one kind.
+    /// The message with every quoted part ('…' or "…") blanked: `project 'a' is …` and `project 'b' is …` are one kind. An
+    /// XML attribute (`sync-j="4"`) is blanked with its name, so ten thousand unknown attributes of one element are one kind.
     static func kind(of message: String) -> String {
         var result = ""
         var quote: Character?
@@ -28,7 +17,13 @@ public enum WarningKinds {
             } else {
                 result.append(character)
                 // An apostrophe inside a word ("repo's") opens nothing.
-                if (character == "'" || character == "\""), !previous.isLetter { quote = character }
+                guard character == "'" || character == "\"", !previous.isLetter else { continue }
+                quote = character
+                if previous == "=" {
+                    result.removeLast(2)
+                    while let last = result.last, last.isLetter || last.isNumber || "-_:.".contains(last) { result.removeLast() }
+                    result += "=" + String(character)
+                }
             }
         }
         return result

@@ -246,6 +246,7 @@ private struct XMLReader {
         cursor.advance()
         guard let name = cursor.readName() else { throw error("expected an element name after '<'", at: cursor.position) }
         let element = XMLElementNode(name: name, attributes: [], line: start.line, column: start.column)
+        var names = Set<String>()
         while true {
             let afterWhitespace = cursor.skipWhitespace()
             guard let byte = cursor.peek() else { throw error("unterminated start tag <\(name)>: no '>' before the end of the file", at: start) }
@@ -264,7 +265,7 @@ private struct XMLReader {
             let attributeStart = cursor.position
             guard let attribute = cursor.readName() else { throw error("unexpected \(describe(byte)) in <\(name)>", at: attributeStart) }
             guard afterWhitespace else { throw error("expected white space before attribute '\(attribute)' of <\(name)>", at: attributeStart) }
-            if element[attribute] != nil { throw error("duplicate attribute '\(attribute)' in <\(name)>", at: attributeStart) }
+            guard names.insert(attribute).inserted else { throw error("duplicate attribute '\(attribute)' in <\(name)>", at: attributeStart) }
             cursor.skipWhitespace()
             guard cursor.peek() == UInt8(ascii: "=") else { throw error("expected '=' after attribute '\(attribute)' of <\(name)>", at: cursor.position) }
             cursor.advance()

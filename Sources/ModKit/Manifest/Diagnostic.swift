@@ -29,7 +29,12 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
 
     public var description: String { rendered(colored: false) }
 
-    /// The diagnostic as text; with `colored`, ANSI colours mark the severity, the caret and the location.
+    /// The most errors a report shows in full (and the most kinds of warning); the rest are counted.
+    public static let reportLimit = 50
+
+    /// The diagnostic as text: `file:line:col: error: message` (`error: message` where there is no place), at most
+    /// `SourceExcerpt.width` columns of the line around the caret, then notes and the hint. With `colored`, ANSI colours
+    /// mark the severity, the caret and the location.
     public func rendered(colored: Bool) -> String {
         func paint(_ text: String, _ code: String) -> String {
             colored ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
@@ -39,28 +44,68 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
         case .warning: "1;35"
         case .note: "1;36"
         }
-        var header = ""
-        if let location { header += paint("\(location):", "1") + " " }
+        var header = location.map { paint("\($0):", "1") + " " } ?? ""
         header += paint("\(severity.rawValue):", severityColor) + " " + (colored ? paint(message, "1") : message)
         var lines = [header]
         if let location, let sourceLine {
-            lines.append(sourceLine)
-            lines.append(paint(Diagnostic.caretLine(under: location.column, in: sourceLine), "1;32"))
+            let excerpt = SourceExcerpt(line: sourceLine, column: location.column)
+            lines.append(excerpt.text)
+            lines.append(paint(excerpt.caret, "1;32"))
         }
         for note in notes { lines.append(note.rendered(colored: colored)) }
         if let hint { lines.append(paint("hint:", "1") + " " + hint) }
         return lines.joined(separator: "\n")
     }
+}
 
-    /// Blanks up to `column` (tabs copied so the caret lines up whatever the tab width), then `^`.
-    static func caretLine(under column: Int, in line: String) -> String {
-        var prefix = ""
-        for (index, scalar) in line.unicodeScalars.enumerated() where index < column - 1 {
-            prefix += scalar == "\t" ? "\t" : " "
+extension Array where Element == Diagnostic {
+    /// The one way a run's diagnostics become text: each error in full up to `Diagnostic.reportLimit`, then how many more
+    /// there are; each kind of warning (`WarningKinds`) once, its first instance with a count and the first few places of
+    /// the others, up to `Diagnostic.reportLimit` kinds. With `foldingWarnings` false (`-v`) every warning is printed.
+    public func report(colored: Bool, foldingWarnings: Bool = true) -> String {
+        // Each error and each kind of warning, in the order it first appears, with the later warnings of its kind.
+        var entries: [(first: Diagnostic, more: [Diagnostic])] = []
+        var entryOfKind: [String: Int] = [:]
+        for diagnostic in self {
+            guard diagnostic.severity == .warning, foldingWarnings else {
+                entries.append((diagnostic, []))
+                continue
+            }
+            let kind = WarningKinds.kind(of: diagnostic.message)
+            if let entry = entryOfKind[kind] {
+                entries[entry].more.append(diagnostic)
+            } else {
+                entryOfKind[kind] = entries.count
+                entries.append((diagnostic, []))
+            }
         }
-        let missing = column - 1 - line.unicodeScalars.count
-        if missing > 0 { prefix += String(repeating: " ", count: missing) }
-        return prefix + "^"
+        var blocks: [String] = []
+        var shown: [Diagnostic.Severity: Int] = [:]
+        var hidden: [Diagnostic.Severity: Int] = [:]
+        for (first, more) in entries {
+            let severity = first.severity
+            let capped = severity == .error || (severity == .warning && foldingWarnings)
+            if capped && shown[severity, default: 0] >= Diagnostic.reportLimit {
+                hidden[severity, default: 0] += 1 + more.count
+                continue
+            }
+            shown[severity, default: 0] += 1
+            var diagnostic = first
+            if !more.isEmpty {
+                let places = more.prefix(3).compactMap { $0.location.map { "\($0.file):\($0.line)" } }
+                let unnamed = more.count - places.count
+                diagnostic.message += " — and \(more.count) more like this (\(places.joined(separator: ", "))\(unnamed > 0 ? ", …" : ""); -v lists all)"
+            }
+            // A problem with no place in a file is the program's own, as `modkit: error: …` is.
+            blocks.append((diagnostic.location == nil ? "modkit: " : "") + diagnostic.rendered(colored: colored))
+        }
+        if let errors = hidden[.error] {
+            blocks.append("modkit: and \(errors) more error\(errors == 1 ? "" : "s") (--json lists them all)")
+        }
+        if let warnings = hidden[.warning] {
+            blocks.append("modkit: and \(warnings) more warning\(warnings == 1 ? "" : "s") (-v lists them all)")
+        }
+        return blocks.joined(separator: "\n")
     }
 }
 
@@ -75,7 +120,7 @@ public struct ManifestError: Error, Sendable, CustomStringConvertible {
     public var description: String { rendered(colored: false) }
 
     public func rendered(colored: Bool) -> String {
-        diagnostics.map { $0.rendered(colored: colored) }.joined(separator: "\n")
+        diagnostics.report(colored: colored)
     }
 }
 

@@ -104,7 +104,7 @@ enum InitCommand: Command {
         let source = URL(fileURLWithPath: path, relativeTo: context.workingDirectory).standardizedFileURL
         let outcome = try WorkspaceInitializer.importManifest(from: source, displayPath: path, format: format, exact: options.exact,
                                                               at: context.workingDirectory, workspaceName: options.name)
-        printWarnings(outcome.imported.warnings, verbose: context.verbose, console: context.console)
+        ModKitCLI.print(outcome.imported.warnings, console: context.console, verbose: context.verbose)
         if !outcome.imported.mergedFiles.isEmpty, !context.json {
             context.console.info("Merged \(outcome.imported.mergedFiles.count) local manifest\(outcome.imported.mergedFiles.count == 1 ? "" : "s") as repo does: \(outcome.imported.mergedFiles.joined(separator: ", "))")
         }
@@ -131,35 +131,5 @@ enum InitCommand: Command {
             context.console.result(SubmoduleNextSteps.lines(for: imported.modules).joined(separator: "\n"))
         }
         return .success
-    }
-
-    /// Each kind of warning once: alone it is printed whole; repeated, its first instance with a count and the first few
-    /// places. With `-v`, every warning is printed whole.
-    static func printWarnings(_ warnings: [Diagnostic], verbose: Bool, console: Console) {
-        if verbose {
-            for warning in warnings { printWarning(warning, console: console) }
-            return
-        }
-        let kinds = WarningKinds.group(warnings)
-        for kind in kinds {
-            var first = kind[0]
-            if kind.count > 1 {
-                let places = kind.dropFirst().prefix(3).compactMap { $0.location.map { "\($0.file):\($0.line)" } }
-                let more = kind.count - 1 - places.count
-                first.message += " — and \(kind.count - 1) more like it (\(places.joined(separator: ", "))\(more > 0 ? ", …" : ""); -v lists all)"
-            }
-            printWarning(first, console: console)
-        }
-    }
-
-    /// `path:line: warning: message`, the quoted source line, then the hint — on stderr.
-    static func printWarning(_ warning: Diagnostic, console: Console) {
-        let style = console.style(for: .standardError)
-        var lines: [String] = []
-        let place = warning.location.map { "\($0.file):\($0.line): " } ?? ""
-        lines.append(place + style.yellow("warning:") + " " + warning.message)
-        if let sourceLine = warning.sourceLine, !sourceLine.trimmingCharacters(in: .whitespaces).isEmpty { lines.append(sourceLine) }
-        if let hint = warning.hint { lines.append("hint: \(hint)") }
-        console.diagnostic(lines.joined(separator: "\n"))
     }
 }

@@ -136,7 +136,7 @@ enum NewCommand: Command {
     /// Every template problem with its file:line, then a line saying nothing was created.
     static func report(_ error: TemplateError, context: Context) {
         if context.json { try? context.printJSON(ErrorReport(errors: ErrorJSON.all(from: error))) }
-        for diagnostic in error.diagnostics { ModKitCLI.print(diagnostic, console: context.console) }
+        ModKitCLI.print(error.diagnostics, console: context.console)
         let count = error.diagnostics.count
         context.console.diagnostic("\(count) problem\(count == 1 ? "" : "s"); nothing was created")
     }

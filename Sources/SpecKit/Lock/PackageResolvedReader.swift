@@ -7,14 +7,16 @@ extension ResolvedVersions {
         guard let pins, case .array(let entries) = pins.value else {
             throw SpecReadError(line: 1, column: 1, message: "Package.resolved has no pins")
         }
-        var result = ResolvedVersions()
+        var packages: [Package] = []
         for pin in entries {
             guard let location = pin["location"]?.string ?? pin["repositoryURL"]?.string else { continue }
             let identity = pin["identity"]?.string ?? packageIdentity(forLocation: location)
             let state = pin["state"]
-            result.packages.append(Package(identity: identity.lowercased(), location: location,
+            packages.append(Package(identity: identity.lowercased(), location: location,
                                            version: state?["version"]?.string, revision: state?["revision"]?.string))
         }
+        var result = ResolvedVersions()
+        result.packages = packages
         return result
     }
 }

@@ -2,6 +2,7 @@ extension ResolvedVersions {
     /// Reads the `PODS:` section of a `Podfile.lock` (`- Name (1.2.3)`, `- Name/Subspec (1.2.3):`, quoted entries).
     public static func podfileLock(_ text: String) -> ResolvedVersions {
         var result = ResolvedVersions()
+        var pods: [String: String] = [:]
         var inPods = false
         var inCheckout = false
         var checkoutPod: String?
@@ -37,10 +38,11 @@ extension ResolvedVersions {
             let name = String(entry[..<open].trimmingWhitespace())
             let version = String(entry[entry.index(after: open)..<entry.index(before: entry.endIndex)].trimmingWhitespace())
             guard !name.isEmpty, !version.isEmpty else { continue }
-            result.pods[name] = version
+            pods[name] = version
             let root = String(name.split(separator: "/").first ?? Substring(name))
-            if result.pods[root] == nil { result.pods[root] = version }
+            if pods[root] == nil { pods[root] = version }
         }
+        result.pods = pods
         return result
     }
 }

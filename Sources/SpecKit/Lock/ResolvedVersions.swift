@@ -23,53 +23,73 @@ public struct ResolvedVersions: Sendable, Hashable {
     }
 
     /// Resolved pod versions by pod name as written (`Core`, `Core/UI`).
-    public var pods: [String: String] = [:]
+    public internal(set) var pods: [String: String] = [:] { didSet { lookup.index(pods: pods) } }
     /// Commits of `:git` pods from Podfile.lock's CHECKOUT OPTIONS, by pod name.
-    public var podCommits: [String: String] = [:]
+    public internal(set) var podCommits: [String: String] = [:]
     /// Resolved SwiftPM packages.
-    public var packages: [Package] = []
+    public internal(set) var packages: [Package] = [] { didSet { lookup.index(packages: packages) } }
     /// Resolved Carthage dependencies.
-    public var carthage: [Carthage] = []
+    public internal(set) var carthage: [Carthage] = [] { didSet { lookup.index(carthage: carthage) } }
+    /// The entries by every key a requirement is looked up by, so each lookup costs the same however long the lock file is.
+    /// Kept up to date when an array or the pods are assigned (readers assign each once, never element by element).
+    private var lookup = Lookup()
 
     /// Creates an empty set of versions.
     public init() {}
 
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.pods, lhs.podCommits, lhs.packages, lhs.carthage) == (rhs.pods, rhs.podCommits, rhs.packages, rhs.carthage)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(pods)
+        hasher.combine(podCommits)
+        hasher.combine(packages)
+        hasher.combine(carthage)
+    }
+
     /// The union of two sets; entries of `other` win on conflicts.
     public func merging(_ other: ResolvedVersions) -> ResolvedVersions {
+        // Most folders have one lock file or none: nothing to merge, and the lookup built for it is kept.
+        if other.isEmpty { return self }
+        if isEmpty { return other }
         var result = self
         result.pods.merge(other.pods) { _, new in new }
         result.podCommits.merge(other.podCommits) { _, new in new }
-        result.packages = other.packages + packages.filter { old in !other.packages.contains { $0.identity == old.identity } }
-        result.carthage = other.carthage + carthage.filter { old in !other.carthage.contains { $0.name == old.name } }
+        let identities = Set(other.packages.map(\.identity))
+        result.packages = other.packages + packages.filter { !identities.contains($0.identity) }
+        let names = Set(other.carthage.map(\.name))
+        result.carthage = other.carthage + carthage.filter { !names.contains($0.name) }
         return result
     }
+
+    /// Whether no lock file resolved anything.
+    var isEmpty: Bool { pods.isEmpty && podCommits.isEmpty && packages.isEmpty && carthage.isEmpty }
 
     /// The resolved version of a pod; a subspec name (`Core/UI`) falls back to its root pod.
     public func podVersion(named name: String) -> String? {
         if let version = pods[name] { return version }
         let root = String(name.split(separator: "/").first ?? Substring(name))
-        return pods[root] ?? pods.first { $0.key.lowercased() == name.lowercased() || $0.key.lowercased() == root.lowercased() }?.value
+        return pods[root] ?? lookup.podsByLowercasedName[name.lowercased()] ?? lookup.podsByLowercasedName[root.lowercased()]
     }
 
     /// The resolved version of a package by identity (`core`), case-insensitive.
     public func packageVersion(identity: String) -> String? {
-        packages.first { $0.identity == identity.lowercased() }?.version
+        lookup.packageByIdentity[identity.lowercased()].map { packages[$0].version } ?? nil
     }
 
     /// The resolved version of a package by URL, compared through `canonicalRepositoryURL`.
     public func packageVersion(url: String) -> String? {
-        let wanted = canonicalRepositoryURL(url).lowercased()
-        return packages.first { canonicalRepositoryURL($0.location).lowercased() == wanted }?.version
+        lookup.packageByURL[canonicalRepositoryURL(url).lowercased()].map { packages[$0].version } ?? nil
     }
 
     /// The resolved version of a Carthage dependency by its name as written (`org/Repo` or URL), or by repository name.
     public func carthageVersion(named name: String) -> String? {
-        if let entry = carthage.first(where: { $0.name == name }) { return entry.version }
-        let wanted = canonicalRepositoryURL(name).lowercased()
-        if let entry = carthage.first(where: { canonicalRepositoryURL($0.name).lowercased() == wanted }) { return entry.version }
-        let identity = packageIdentity(forLocation: name)
-        let matches = carthage.filter { packageIdentity(forLocation: $0.name) == identity }
-        return matches.count == 1 ? matches[0].version : nil
+        if let index = lookup.carthageByName[name] ?? lookup.carthageByURL[canonicalRepositoryURL(name).lowercased()] {
+            return carthage[index].version
+        }
+        let matches = lookup.carthageByIdentity[packageIdentity(forLocation: name)] ?? []
+        return matches.count == 1 ? carthage[matches[0]].version : nil
     }
 
     /// The commit a lock file records for a git branch requirement (`:git`/`:branch` pod, `branch:` package).
@@ -79,8 +99,7 @@ public struct ResolvedVersions: Sendable, Hashable {
             let root = String(requirement.name.split(separator: "/").first ?? Substring(requirement.name))
             return podCommits[requirement.name] ?? podCommits[root]
         case .packageSwift:
-            let wanted = canonicalRepositoryURL(requirement.name).lowercased()
-            return packages.first { canonicalRepositoryURL($0.location).lowercased() == wanted }?.revision
+            return lookup.packageByURL[canonicalRepositoryURL(requirement.name).lowercased()].map { packages[$0].revision } ?? nil
         case .cartfile:
             return carthageVersion(named: requirement.name).flatMap { $0.utf8.count == 40 && $0.utf8.allSatisfy(Byte.isHex) ? $0 : nil }
         }
@@ -126,5 +145,48 @@ extension ResolvedVersions {
             }
         }
         return (resolved, problems)
+    }
+}
+
+extension ResolvedVersions {
+    /// Indexes of the entries (positions in `packages` and `carthage`); where several entries share a key, the first one wins,
+    /// as a search from the front would find it.
+    struct Lookup: Sendable {
+        var podsByLowercasedName: [String: String] = [:]
+        var packageByIdentity: [String: Int] = [:]
+        var packageByURL: [String: Int] = [:]
+        var carthageByName: [String: Int] = [:]
+        var carthageByURL: [String: Int] = [:]
+        var carthageByIdentity: [String: [Int]] = [:]
+
+        mutating func index(pods: [String: String]) {
+            // Sorted, so which of `core` and `Core` answers a case-insensitive lookup does not depend on hashing.
+            podsByLowercasedName = [:]
+            for (name, version) in pods.sorted(by: { $0.key < $1.key }) where podsByLowercasedName[name.lowercased()] == nil {
+                podsByLowercasedName[name.lowercased()] = version
+            }
+        }
+
+        mutating func index(packages: [Package]) {
+            packageByIdentity = [:]
+            packageByURL = [:]
+            for (index, package) in packages.enumerated() {
+                if packageByIdentity[package.identity] == nil { packageByIdentity[package.identity] = index }
+                let url = canonicalRepositoryURL(package.location).lowercased()
+                if packageByURL[url] == nil { packageByURL[url] = index }
+            }
+        }
+
+        mutating func index(carthage: [Carthage]) {
+            carthageByName = [:]
+            carthageByURL = [:]
+            carthageByIdentity = [:]
+            for (index, entry) in carthage.enumerated() {
+                if carthageByName[entry.name] == nil { carthageByName[entry.name] = index }
+                let canonical = canonicalRepositoryURL(entry.name)
+                if carthageByURL[canonical.lowercased()] == nil { carthageByURL[canonical.lowercased()] = index }
+                carthageByIdentity[packageIdentity(ofCanonical: canonical), default: []].append(index)
+            }
+        }
     }
 }

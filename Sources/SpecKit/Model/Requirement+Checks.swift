@@ -16,17 +16,9 @@ extension Requirement {
     }
 
     /// Whether a `# modkit: ignore` (Ruby, Cartfile) or `// modkit: ignore` (Swift) comment on one of the requirement's lines silences it.
+    /// For many requirements of one file, build `IgnoreComments` once instead.
     public func isIgnored(in bytes: [UInt8]) -> Bool {
-        let source = SourceText(bytes: bytes)
-        let first = span.line - 1
-        let last = source.position(of: max(span.range.lowerBound, span.range.upperBound - 1)).line - 1
-        guard first >= 0, first < source.lineStarts.count else { return false }
-        let start = source.lineStarts[first]
-        let end = last + 1 < source.lineStarts.count ? source.lineStarts[last + 1] : source.count
-        let line = source.text(start..<end)
-        let marker = fileKind == .packageSwift ? "//" : "#"
-        guard let comment = line.firstRange(of: marker) else { return false }
-        return line[comment.upperBound...].firstRange(of: "modkit: ignore") != nil
+        IgnoreComments(bytes, fileKind: fileKind).silence(self)
     }
 
     /// Whether `version` satisfies the requirement's own range; nil when the range is not one SpecKit evaluates.
@@ -115,5 +107,66 @@ extension String {
     /// Without the given leading and trailing characters (no Foundation needed).
     fileprivate func trimmingCharacters(in set: String) -> String {
         String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+    }
+}
+
+/// The `# modkit: ignore` (Ruby, Cartfile) and `// modkit: ignore` (Swift) comments of one file, found in one pass, so asking
+/// about each of thousands of requirements on one line never scans the line again.
+public struct IgnoreComments: Sendable {
+    private let source: SourceText
+    /// Offsets of every `modkit: ignore`, ascending; empty in almost every file, and then nothing else is indexed.
+    private let directives: [Int]
+    /// Offsets of every comment marker (`#` or `//`), ascending.
+    private let markers: [Int]
+    private let markerLength: Int
+
+    public init(_ bytes: [UInt8], fileKind: SpecFileKind) {
+        source = SourceText(bytes: bytes)
+        directives = Self.offsets(of: Array("modkit: ignore".utf8), in: bytes)
+        let marker = Array((fileKind == .packageSwift ? "//" : "#").utf8)
+        markerLength = marker.count
+        markers = directives.isEmpty ? [] : Self.offsets(of: marker, in: bytes)
+    }
+
+    /// Whether a comment marker and, after it, `modkit: ignore` stand on the lines from the requirement's first to its last.
+    public func silence(_ requirement: Requirement) -> Bool {
+        guard !directives.isEmpty else { return false }
+        let span = requirement.span
+        let first = span.line - 1
+        guard first >= 0, first < source.lineStarts.count else { return false }
+        let last = source.position(of: max(span.range.lowerBound, span.range.upperBound - 1)).line - 1
+        let start = source.lineStarts[first]
+        let end = last + 1 < source.lineStarts.count ? source.lineStarts[last + 1] : source.count
+        // The first marker on those lines, then the last directive that ends on them: the directive must come after the marker.
+        let marker = Self.firstIndex(in: markers, atLeast: start)
+        guard marker < markers.count, markers[marker] < end else { return false }
+        let directive = Self.firstIndex(in: directives, atLeast: end - "modkit: ignore".utf8.count + 1) - 1
+        return directive >= 0 && directives[directive] >= markers[marker] + markerLength
+    }
+
+    private static func offsets(of needle: [UInt8], in bytes: [UInt8]) -> [Int] {
+        var found: [Int] = []
+        guard let head = needle.first, bytes.count >= needle.count else { return found }
+        var index = 0
+        while index <= bytes.count - needle.count {
+            if bytes[index] == head, bytes[index..<index + needle.count].elementsEqual(needle) {
+                found.append(index)
+                index += needle.count
+            } else {
+                index += 1
+            }
+        }
+        return found
+    }
+
+    /// The index of the first element of an ascending array that is at least `value` (the count when none is).
+    private static func firstIndex(in sorted: [Int], atLeast value: Int) -> Int {
+        var low = 0
+        var high = sorted.count
+        while low < high {
+            let mid = (low + high) / 2
+            if sorted[mid] < value { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 }

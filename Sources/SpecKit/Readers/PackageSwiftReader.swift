@@ -12,9 +12,9 @@ enum PackageSwiftReader {
     /// Labels of arguments that are neither the location nor the requirement (SwiftPM 6.1 package traits).
     private static let otherLabels: Set<String> = ["traits"]
 
-    /// Returns every package dependency in file order.
-    static func read(_ source: SourceText) -> [Requirement] {
-        let tokens = SwiftLexer.tokenize(source)
+    /// Returns every package dependency in file order; throws when the file ends inside a string.
+    static func read(_ source: SourceText) throws(SpecReadError) -> [Requirement] {
+        let tokens = try SwiftLexer.tokenize(source)
         let modern = (SwiftToolsVersion.read(source) ?? SwiftToolsVersion.exactLabel) >= SwiftToolsVersion.exactLabel
         var conditions = ConditionStack()
         var requirements: [Requirement] = []

@@ -45,7 +45,7 @@ extension SpecFormat {
                                     requirements: { PodfileReader.read($0) })
     static let packageSwift = SpecFormat(kind: .packageSwift,
                                          matches: { $0 == "Package.swift" || ($0.hasPrefix("Package@swift-") && $0.hasSuffix(".swift")) },
-                                         requirements: { PackageSwiftReader.read($0) })
+                                         requirements: { source throws(SpecReadError) in try PackageSwiftReader.read(source) })
     static let cartfile = SpecFormat(kind: .cartfile, matches: { $0 == "Cartfile" || $0 == "Cartfile.private" },
                                      requirements: { CartfileReader.read($0) })
 }

@@ -3,12 +3,19 @@ struct SwiftLexer {
     private let bytes: [UInt8]
     private var index = 0
     private var tokens: [SwiftToken] = []
+    /// Where a string opened that the file ends inside of, if one did.
+    private var unterminatedString: Int?
 
-    /// Splits Swift source into tokens; comments and white space are dropped.
-    static func tokenize(_ source: SourceText) -> [SwiftToken] {
+    /// Splits Swift source into tokens; comments and white space are dropped. A string literal the file ends inside of is an
+    /// error at its opening quote (one that a line break ends stays a token: regex literals may hold a lone quote).
+    static func tokenize(_ source: SourceText) throws(SpecReadError) -> [SwiftToken] {
         var lexer = SwiftLexer(bytes: source.bytes)
         lexer.index = source.bodyStart
         lexer.run()
+        if let start = lexer.unterminatedString {
+            let (line, column) = source.position(of: start)
+            throw SpecReadError(line: line, column: column, message: "unterminated string: the file ends before its closing quote")
+        }
         return lexer.tokens
     }
 
@@ -127,13 +134,15 @@ struct SwiftLexer {
         index += multiline ? 3 : 1
         var value: [UInt8] = []
         var interpolated = false
+        var closed = false
         while index < bytes.count {
             let c = bytes[index]
             if c == UInt8(ascii: "\"") && closes(at: index, multiline: multiline, hashes: hashes) {
                 index += (multiline ? 3 : 1) + hashes
+                closed = true
                 break
             }
-            if !multiline && c == UInt8(ascii: "\n") { break }
+            if !multiline && c == UInt8(ascii: "\n") { closed = true; break }
             if c == UInt8(ascii: "\\") && hashesFollow(index + 1, hashes) {
                 let escaped = byte(index + 1 + hashes)
                 index += 2 + hashes
@@ -152,6 +161,7 @@ struct SwiftLexer {
             value.append(c)
             index += 1
         }
+        if !closed && unterminatedString == nil { unterminatedString = start }
         var token = SwiftToken(kind: .string, range: start..<index, text: String(decoding: value, as: UTF8.self))
         token.interpolated = interpolated
         tokens.append(token)

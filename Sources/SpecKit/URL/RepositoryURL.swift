@@ -36,7 +36,11 @@ public func canonicalRepositoryURL(_ url: String) -> String {
 
 /// The SwiftPM-style identity of a package location: its last path component, lowercased, without `.git`.
 public func packageIdentity(forLocation location: String) -> String {
-    let canonical = canonicalRepositoryURL(location)
+    packageIdentity(ofCanonical: canonicalRepositoryURL(location))
+}
+
+/// The identity of a location already reduced by `canonicalRepositoryURL`, for callers that need both.
+func packageIdentity(ofCanonical canonical: String) -> String {
     let last = canonical.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? canonical
     return last.lowercased()
 }
