@@ -1,9 +1,9 @@
 import Foundation
 @testable import ModKit
 
-/// A real workspace for library tests: a manifest repository (`ws`, modkit.yml committed on main) listing two module
-/// repositories, Core and Net, each cloned into `ws/Modules/` from a bare remote (`remotes/NAME.git`) made from
-/// `src/NAME`. Removed when released.
+/// A real workspace for library tests: a manifest repository (`ws`, modkit.yml committed on main and pushed to
+/// `remotes/ws.git`) listing two module repositories, Core and Net (version 1.0.0, tagged 1.0.0), each cloned into
+/// `ws/Modules/` from a bare remote (`remotes/NAME.git`) made from `src/NAME`. Removed when released.
 final class LibraryWorkspace {
     let root: String
     var workspace: String { root + "/ws" }
@@ -17,6 +17,7 @@ final class LibraryWorkspace {
                 .write(toFile: "\(root)/src/\(name)/\(name).podspec", atomically: true, encoding: .utf8)
             try runGit(["-C", "src/\(name)", "add", "-A"], in: root)
             try runGit(["-C", "src/\(name)", "commit", "-qm", "\(name) 1.0.0"], in: root)
+            try runGit(["-C", "src/\(name)", "tag", "1.0.0"], in: root)
             try runGit(["clone", "-q", "--bare", "src/\(name)", "remotes/\(name).git"], in: root)
             try runGit(["clone", "-q", "remotes/\(name).git", "ws/Modules/\(name)"], in: root)
         }
@@ -37,6 +38,9 @@ final class LibraryWorkspace {
         try runGit(["init", "-q", "-b", "main", "."], in: workspace)
         try runGit(["add", "-A"], in: workspace)
         try runGit(["commit", "-qm", "Workspace"], in: workspace)
+        try runGit(["init", "-q", "--bare", "-b", "main", "remotes/ws.git"], in: root)
+        try runGit(["remote", "add", "origin", "\(root)/remotes/ws.git"], in: workspace)
+        try runGit(["push", "-q", "-u", "origin", "main"], in: workspace)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: root) }
