@@ -7,9 +7,12 @@ import Glibc
 import Musl
 #endif
 
-/// The one way modkit replaces a file: the new bytes go to a temporary file beside it, which is renamed over the
-/// old one. The path then holds its old or its new content, never a mix, and a hard-linked copy elsewhere keeps
-/// the old bytes (a new inode). `AtomicFile` (modkit's own files) and the work-tree moves both write through it.
+/// How modkit replaces a file: the new bytes go to a temporary file beside it, which is renamed over the old one. The
+/// path then holds its old or its new content, never a mix, and a hard-linked copy elsewhere keeps the old bytes (a new
+/// inode). `AtomicFile` (modkit's own files), the work-tree moves, the move journal and known_hosts write through it.
+/// Three renames do more than replace one file's bytes and stay where they are: `MoveIndex` swaps in an index under
+/// git's own `index.lock`, `InvisibleWrite` stages in the git directory so `git status` never sees a half-made file,
+/// and `DevelopJournal` renames a whole folder into place.
 public enum AtomicWrite {
     /// Why a replacement failed: the file concerned and the `errno`; nothing was replaced.
     public struct Failure: Error, Sendable {

@@ -87,7 +87,13 @@ enum KnownHosts {
         var existing = (try? Data(contentsOf: url)) ?? Data()
         if let last = existing.last, last != UInt8(ascii: "\n") { existing.append(UInt8(ascii: "\n")) }
         existing.append(Data("\(host) \(key.type) \(key.base64)\n".utf8))
-        try existing.write(to: url, options: .atomic)
+        do {
+            // known_hosts keeps its permission bits; a new one is private (ssh refuses group- or world-writable ones).
+            let mode = (try? FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int).flatMap { $0 }.map { mode_t($0) } ?? 0o600
+            try AtomicWrite.replace(file, with: existing, temporary: file + ".modkit-tmp", mode: mode, exactMode: true, sync: true)
+        } catch {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: error.path, NSLocalizedDescriptionKey: "cannot write \(error.path): \(error.message)"])
+        }
     }
 
     private struct Entry {

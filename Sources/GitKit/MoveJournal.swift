@@ -67,17 +67,11 @@ public struct MoveJournal: Sendable, Equatable {
             hook \(hook?.journalText ?? "-")
 
             """
-        let temp = directory + "/move.tmp"
-        let descriptor = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw MoveJournal.failure("cannot write", temp) }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        let complete = written == bytes.count
-        close(descriptor)
-        guard complete, rename(temp, Self.path(gitDir: gitDir)) == 0 else {
-            let error = MoveJournal.failure("cannot write", temp)
-            unlink(temp)
-            throw error
+        do {
+            try AtomicWrite.replace(Self.path(gitDir: gitDir), with: Data(text.utf8), temporary: directory + "/move.tmp", mode: 0o644, sync: false)
+        } catch {
+            errno = error.code
+            throw MoveJournal.failure("cannot write", error.path)
         }
     }
 

@@ -41,8 +41,8 @@ struct MoveWriter {
         }
     }
 
-    /// One file (or symlink) as a new inode, renamed over whatever is at `path`. Files are not synced one by one
-    /// (git does not either); the journal is.
+    /// One file (or symlink) as a new inode, renamed over whatever is at `path`. Nothing is synced to disk, as git
+    /// syncs neither (see `MoveJournal.write`).
     private func write(_ entry: MoveChange.Entry, to relative: String) throws {
         let path = plan.absolute(relative)
         let temp = Self.temporaryPath(for: path)

@@ -67,8 +67,10 @@ public enum StringEscaping {
             ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || "/._-+=:@,".unicodeScalars.contains(scalar)
         }
         guard !plain else { return text }
+        // By scalar, not by Character: a quote followed by a combining mark is one Character that is not "'", and copied
+        // as it is it would end the quoting.
         var quoted = "'"
-        for character in text { quoted += character == "'" ? "'\\''" : String(character) }
+        for scalar in text.unicodeScalars { quoted += scalar == "'" ? "'\\''" : String(scalar) }
         return quoted + "'"
     }
 

@@ -35,6 +35,19 @@ import Testing
         #expect(again.status == 2 && again.err.contains("broken.yml:"), "\(again.err)")
     }
 
+    /// A mistyped `--manifest` is reported before the lock would create `.modkit/` beside it.
+    @Test func aMissingManifestIsReportedBeforeTheLockWritesAnything() throws {
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(at: sandbox.url("prod"), withIntermediateDirectories: true)
+        for arguments in [["--manifest", "prod/modkit.yaml", "sync"], ["--manifest", "prod", "tag", "v1"]] {
+            let result = try sandbox.run(Sandbox.modkitBinary.path, arguments, in: sandbox.root)
+            #expect(result.status == 2, "\(arguments): \(result.err)")
+            #expect(result.err.contains("no manifest at"), "\(arguments): \(result.err)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.url("prod").path).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.url(".modkit").path))
+    }
+
     /// Polls `condition` (a state change of another process) until it holds or `timeout` passes.
     private func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)

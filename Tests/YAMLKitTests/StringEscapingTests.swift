@@ -48,7 +48,7 @@ import YAMLKit
 
     /// A shell word is read back by the real `sh` as the text it came from: nothing in it is expanded or split.
     @Test func shellWordsReachAShellUnchanged() throws {
-        let words = [Self.hostile, "plain/path-1.0_x+y=z:@,", "$HOME `id` $(id) *.swift ~ !x", "it's", "", "'", "a\nb", "-C"]
+        let words = [Self.hostile, "plain/path-1.0_x+y=z:@,", "$HOME `id` $(id) *.swift ~ !x", "it's", "x'\u{301}$(echo live)'\u{200D}$(echo live)", "'\u{FE0F}`echo live`", "", "'", "a\nb", "-C"]
         #expect(StringEscaping.shellWord("Libs/Core-1.0") == "Libs/Core-1.0")
         #expect(StringEscaping.shellWord("a b") == "'a b'")
         for word in words {

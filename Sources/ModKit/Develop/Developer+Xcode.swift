@@ -135,14 +135,9 @@ extension Developer {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
             .filter { $0.hasSuffix(".xcworkspace") && !$0.hasSuffix(workspaceSuffix) }.sorted()
         if names.contains(project + ".xcworkspace") { return folder.appendingPathComponent(project + ".xcworkspace", isDirectory: true) }
-        let locations: Set<String> = ["group:\(project).xcodeproj", "container:\(project).xcodeproj"]
         for name in names {
             let url = folder.appendingPathComponent(name, isDirectory: true)
-            var pending = try workspaceItems(url, workspace)
-            while let item = pending.popLast() {
-                if item.name == "FileRef", let location = item["location"], locations.contains(location) { return url }
-                pending.append(contentsOf: item.children)
-            }
+            if XcodeWorkspaceDocument.folderPaths(of: try workspaceItems(url, workspace)).contains(project + ".xcodeproj") { return url }
         }
         return nil
     }

@@ -7,17 +7,14 @@ enum XcodeWorkspaceDocument {
     /// `items` come from the user's workspace; `project` (`App.xcodeproj`) is added unless they list it already; `packages`
     /// are `group:` locations relative to the workspace's folder, each added unless the items list it already.
     static func render(items: [XMLElementNode], project: String?, packages: [String]) -> String {
-        var locations = Set<String>()
-        var pending = items
-        while let item = pending.popLast() {
-            if let location = item["location"] { locations.insert(location) }
-            pending.append(contentsOf: item.children)
-        }
+        var listed = folderPaths(of: items)
         var added: [XMLElementNode] = []
-        if let project, locations.isDisjoint(with: ["group:\(project)", "container:\(project)"]) {
+        if let project, !listed.contains(project) {
             added.append(fileRef("group:" + project))
         }
-        for package in packages where locations.insert(package).inserted { added.append(fileRef(package)) }
+        for package in packages where listed.insert(package.hasPrefix("group:") ? String(package.dropFirst("group:".count)) : package).inserted {
+            added.append(fileRef(package))
+        }
 
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
@@ -46,6 +43,28 @@ enum XcodeWorkspaceDocument {
         }
         lines.append("</Workspace>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The paths, relative to the workspace's folder, of the items a workspace lists: `container:P` is P, and `group:P`
+    /// is P inside the paths of the Groups around it (`<Group location="group:Legacy"><FileRef location="group:App.xcodeproj">`
+    /// is Legacy/App.xcodeproj). Absolute and other locations are left out.
+    static func folderPaths(of items: [XMLElementNode]) -> Set<String> {
+        var paths = Set<String>()
+        var pending = items.map { ($0, "") }
+        while let (item, base) = pending.popLast() {
+            var path = base
+            if let location = item["location"] {
+                if location.hasPrefix("container:") {
+                    path = String(location.dropFirst("container:".count))
+                } else if location.hasPrefix("group:") {
+                    let relative = String(location.dropFirst("group:".count))
+                    path = base.isEmpty ? relative : base + "/" + relative
+                }
+                if location.hasPrefix("container:") || location.hasPrefix("group:") { paths.insert(path) }
+            }
+            pending.append(contentsOf: item.children.map { ($0, item.name == "Group" ? path : base) })
+        }
+        return paths
     }
 
     private static func fileRef(_ location: String) -> XMLElementNode {

@@ -136,7 +136,8 @@ public enum GuardGenerator {
                 "#  include \"\(file)\"",
                 "#endif",
                 "#if \(cMismatch(dependency))",
-                "#  if (defined(__GNUC__) || defined(__clang__)) && \(foundMacros.map { "defined(\($0))" }.joined(separator: " && "))",
+                // `#pragma GCC error` is gcc 4.8's; an older gcc ignores it, so it gets the #error (clang says it is gcc 4.2).
+                "#  if (defined(__clang__) || __GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 8)) && \(foundMacros.map { "defined(\($0))" }.joined(separator: " && "))",
                 "_Pragma(\(cStringMacro)(GCC error \(cStringMacro)(\(mismatchMessage(module: m, version: v, dependency: dependency, found: found)))))",
                 "#  else",
                 "#    error \"\(mismatchMessage(module: m, version: v, dependency: dependency, found: cFoundWithoutVersion(dependency)))\"",

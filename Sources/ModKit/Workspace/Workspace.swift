@@ -19,6 +19,15 @@ public struct Workspace: Sendable {
         return workspace
     }
 
+    /// Throws unless a file (not a folder) exists at `file`: checked before the workspace lock is taken, so a mistyped
+    /// `--manifest` creates nothing beside it.
+    public static func requireManifest(_ file: URL) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw ModKitError.input("no manifest at \(file.path)", hint: "run 'modkit init' to create one")
+        }
+    }
+
     /// The modkit.yml in `directory` or its nearest parent that has one, found without reading it.
     public static func manifestFile(from directory: URL) throws -> URL {
         guard let file = ManifestLoader.discover(from: directory) else {
@@ -32,9 +41,7 @@ public struct Workspace: Sendable {
 
     /// Loads the manifest at `file`, naming it in diagnostics relative to the current directory.
     public static func load(manifestFile file: URL) throws -> Workspace {
-        guard FileManager.default.fileExists(atPath: file.path) else {
-            throw ModKitError.input("no manifest at \(file.path)", hint: "run 'modkit init' to create one")
-        }
+        try requireManifest(file)
         let manifest = try ManifestLoader.load(file: file, displayPath: displayPath(of: file))
         return Workspace(manifest: manifest)
     }

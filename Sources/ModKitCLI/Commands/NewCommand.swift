@@ -54,20 +54,22 @@ enum NewCommand: Command {
         var listTemplates: Bool
 
         init(_ arguments: ParsedArguments) throws {
-            if arguments.flag(Self.dir), arguments.flag(Self.repo) { throw UsageError("--dir and --repo exclude each other") }
-            if arguments.flag(Self.dir), arguments.value(Self.remote) != nil { throw UsageError("--remote needs a repository module; drop --dir") }
+            listTemplates = arguments.flag(Self.listTemplates)
+            dryRun = arguments.flag(Self.dryRun)
+            // --list-templates creates nothing, so the options of a module to create are not checked with it.
+            let creates = !listTemplates
+            if creates, arguments.flag(Self.dir), arguments.flag(Self.repo) { throw UsageError("--dir and --repo exclude each other") }
+            if creates, arguments.flag(Self.dir), arguments.value(Self.remote) != nil { throw UsageError("--remote needs a repository module; drop --dir") }
             template = arguments.value(Self.template)
             path = arguments.value(Self.path)
             kind = arguments.flag(Self.dir) ? .directory : arguments.flag(Self.repo) ? .repository : nil
             remote = arguments.value(Self.remote)
-            for assignment in arguments.values(Self.variable) {
+            for assignment in arguments.values(Self.variable) where creates {
                 guard let equals = assignment.firstIndex(of: "="), equals != assignment.startIndex else {
                     throw UsageError("--var expects KEY=VALUE, got '\(assignment)'")
                 }
                 variables[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
             }
-            dryRun = arguments.flag(Self.dryRun)
-            listTemplates = arguments.flag(Self.listTemplates)
         }
 
         var changesNothing: Bool { dryRun || listTemplates }

@@ -50,7 +50,9 @@ extension Context {
     /// before the manifest is read, so two mutating commands never both read it; the one place that takes the lock and
     /// says when it took over a stale one.
     func withWorkspace<T>(_ body: (inout WorkspaceRun) throws -> T) throws -> T {
-        let lock = changesWorkspace ? try takeLock(root: try manifestFile().deletingLastPathComponent()) : nil
+        let file = try manifestFile()
+        try Workspace.requireManifest(file)
+        let lock = changesWorkspace ? try takeLock(root: file.deletingLastPathComponent()) : nil
         defer { lock?.release() }
         var run = WorkspaceRun(workspace: try loadWorkspace(), context: self)
         return try body(&run)
