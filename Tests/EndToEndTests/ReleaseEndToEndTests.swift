@@ -141,6 +141,11 @@ import Testing
         #expect(result.out.contains("would create tag 1.1.0 in Libs/Core"))
         #expect(result.out.contains("would create tag Payments/1.1.0 in the manifest repository"))
         #expect(result.out.contains("would run `test -f CHANGELOG.md` in Libs/Core"))
+
+        // Without --yes and with no terminal to ask on, the release is refused before it takes the lock or reads anything.
+        let unasked = try sandbox.modkit("release", "1.1.0", "--bump", "minor", in: "ws")
+        #expect(unasked.status == 2 && unasked.err.contains("add --yes to go ahead without a prompt"), "\(unasked.err)")
+        #expect(try fingerprint(sandbox) == before)
     }
 
     @Test func aFailingTestStopsTheReleaseAndResumeFinishesItOnce() throws {

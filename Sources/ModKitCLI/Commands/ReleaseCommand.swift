@@ -85,8 +85,13 @@ enum ReleaseCommand: Command {
     }
 
     static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
-        try context.withWorkspace { run in try release(run.workspace, options: options, context: context) }
+        // A release that would have to ask, with nobody to answer, is refused before it takes the lock or reads anything.
+        if context.changesWorkspace, !options.abandon, !options.yes, isatty(STDIN_FILENO) != 1 { throw noPrompt }
+        return try context.withWorkspace { run in try release(run.workspace, options: options, context: context) }
     }
+
+    private static let noPrompt = UsageError(
+        "modkit release changes and pushes every released repository; add --yes to go ahead without a prompt, or --dry-run to see the changes")
 
     private static func release(_ workspace: Workspace, options given: Options, context: Context) throws -> ExitStatus {
         var arguments = context.arguments.positionals
@@ -140,9 +145,7 @@ enum ReleaseCommand: Command {
         let dryRun = given.dryRun
         if !dryRun { try context.refuseWhileDeveloping(workspace) }
         if !dryRun && !given.yes {
-            guard isatty(STDIN_FILENO) == 1 else {
-                throw UsageError("modkit release changes and pushes every released repository; add --yes to go ahead without a prompt, or --dry-run to see the changes")
-            }
+            guard isatty(STDIN_FILENO) == 1 else { throw noPrompt }
             console.result(plan.table(), terminator: "")
             console.write("Proceed? [y/N] ", to: .standardError)
             guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
