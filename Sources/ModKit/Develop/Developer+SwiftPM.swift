@@ -30,7 +30,7 @@ extension Developer {
 
         var desired: [DevelopState.Package] = []
         for consumer in consumers {
-            let reached = packagesReached(from: consumer.dependsOn, graph)
+            let reached = reachable(from: consumer.dependsOn, graph)
             for module in developed.sorted() where reached.contains(module) {
                 guard let declared = manifest.module(named: module), declared.path != consumer.path else { continue }
                 let dependency = identity[module] ?? manifest.url(of: declared).map { packageIdentity(forLocation: $0) } ?? module.lowercased()
@@ -76,17 +76,6 @@ extension Developer {
             identity[edge.to] = identity[edge.to] ?? edge.requirement.identity
         }
         return (graph, identity)
-    }
-
-    /// The modules `direct` depends on and every module their packages depend on in turn (App → Feature → Core).
-    static func packagesReached(from direct: Set<String>, _ graph: [String: Set<String>]) -> Set<String> {
-        var reached: Set<String> = []
-        var queue = Array(direct)
-        while let next = queue.popLast() {
-            guard reached.insert(next).inserted else { continue }
-            queue.append(contentsOf: graph[next] ?? [])
-        }
-        return reached
     }
 
     /// Runs one step with the `swift` found on PATH; nil when it worked (or was already done: steps run again after a kill).

@@ -29,7 +29,7 @@ extension Developer {
         if !developed.isEmpty {
             let graph = packageGraph(specs).graph
             for (container, direct) in xcodeContainers(tracked: tracked, workspace, plan: &plan) {
-                let reached = packagesReached(from: direct, graph).intersection(developed)
+                let reached = reachable(from: direct, graph).intersection(developed)
                 guard !reached.isEmpty else { continue }
                 let user: URL?
                 do {

@@ -210,15 +210,20 @@ public enum Developer {
         return result
     }
 
+    /// What `start` depends on, directly or through others, without `start` itself.
     static func closure(of start: String, _ graph: [String: Set<String>]) -> Set<String> {
-        var seen: Set<String> = []
-        var queue = Array(graph[start] ?? [])
+        reachable(from: graph[start] ?? [], graph).subtracting([start])
+    }
+
+    /// `nodes` and every node they lead to in `graph` (App → Feature → Core).
+    static func reachable(from nodes: Set<String>, _ graph: [String: Set<String>]) -> Set<String> {
+        var reached: Set<String> = []
+        var queue = Array(nodes)
         while let next = queue.popLast() {
-            guard seen.insert(next).inserted else { continue }
+            guard reached.insert(next).inserted else { continue }
             queue.append(contentsOf: graph[next] ?? [])
         }
-        seen.remove(start)
-        return seen
+        return reached
     }
 
     /// `file` relative to the workspace root, as the state records it.

@@ -127,7 +127,7 @@ enum ReleaseCommand: Command {
             state = saved
         } else {
             if resume { throw ModKitError.input("there is no release \(name) to resume", hint: "start it without --resume") }
-            if let saved, !given.dryRun, !given.plan, !given.markdown {
+            if let saved, !given.changesNothing {
                 throw ModKitError.input("release \(name) stopped at '\(saved.failed ?? saved.completed.last ?? "preflight")' in an earlier run",
                                         hint: "continue it with \(hint(name, "--resume", context)), or discard it with \(hint(name, "--abandon", context))")
             }

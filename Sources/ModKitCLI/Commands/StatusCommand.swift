@@ -93,8 +93,9 @@ enum StatusCommand: Command {
         if context.json {
             let rows = statuses.map { Row($0) }
             let manifestRow = manifest.map { Row($0, isManifest: true) }
-            try context.printJSON(ModuleRowsBody(fields: Fields(workspace: workspace.manifest.workspace, overrides: DevelopStore(workspaceRoot: workspace.root).activeModules(),
-                                                                      xcodeWorkspaces: (try? DevelopStore(workspaceRoot: workspace.root).load())?.xcodeWorkspaces ?? []), manifest: manifestRow, modules: rows,
+            let develop = DevelopStore(workspaceRoot: workspace.root)
+            try context.printJSON(ModuleRowsBody(fields: Fields(workspace: workspace.manifest.workspace, overrides: develop.activeModules(),
+                                                                      xcodeWorkspaces: (try? develop.load())?.xcodeWorkspaces ?? []), manifest: manifestRow, modules: rows,
                                                  summary: outcomeCounts(rows.map(\.outcome))))
         } else if short {
             let style = context.console.style(for: .standardOutput)
