@@ -272,6 +272,7 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the fixture directory")
     parser.add_argument("--scale", help="comma list of N (e.g. 100,500,1500): status, no-op sync, forall -c true, "
                         "list and affected at each N, with peak memory, descriptors and threads (scale.py)")
+    parser.add_argument("--against", help="--scale: another modkit binary measured interleaved with --modkit (an A/B)")
     parser.add_argument("--heavy", action="store_true", help="the heavy fixture (heavy.py) instead of N tiny repositories")
     parser.add_argument("--heavy-size", type=float, default=100, help="MB of pack of the heavy fixture's largest repository")
     parser.add_argument("--transport", help="file, git, http, a comma list, or all (heavy: default git; tiny: file, "

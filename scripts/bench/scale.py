@@ -38,15 +38,19 @@ def run_scale(options, root):
         fx.root = os.path.join(root, f"n{count}")
         os.makedirs(fx.root, exist_ok=True)
         modkit = bench.ModkitTool(options.modkit, fx.workspace("modkit", count), jobs)
+        others = []
+        if options.against:  # an A/B: another modkit binary, interleaved with this one
+            others = [bench.ModkitTool(os.path.abspath(options.against), fx.workspace("against", count), jobs)]
+            others[0].name = "modkit (against)"
         shared = fx.plain_workspace("git")
         gits = [bench.GitTool(shared, names, fx.url_base, parallel) for parallel in git_jobs]
         before = load()
         # the clones every operation works on (one run each, reported but not the point here)
-        fresh = {modkit.name: modkit.fresh(env), gits[-1].name: gits[-1].fresh(env)}
+        fresh = {tool.name: tool.fresh(env) for tool in [modkit] + others + gits[-1:]}
         print(f"N={count}: fresh sync " + ", ".join(f"{name} {value:.2f}s" for name, value in fresh.items()),
               file=sys.stderr, flush=True)
         peaks = {}
-        samples = bench.measure([modkit] + gits, options.runs, fx, env, only, peaks=peaks,
+        samples = bench.measure([modkit] + others + gits, options.runs, fx, env, only, peaks=peaks,
                                 operations=bench.SCALE_OPERATIONS)
         sampled = {}
         timing.sampling = True
@@ -58,9 +62,10 @@ def run_scale(options, root):
                 sampled[label] = (timing.last_peak_fds, timing.last_peak_threads, timing.last_peak_children)
         finally:
             timing.sampling = False
-        wrong = bench.verify([modkit, gits[0]], fx, env, names=names)
+        wrong = bench.verify([modkit] + others + gits[:1], fx, env, names=names)
         results[count] = dict(samples=samples, peaks=peaks, sampled=sampled, load=f"{before} → {load()}",
-                              wrong=wrong, modkit=modkit.name, gits=[git.name for git in gits])
+                              wrong=wrong, modkit=modkit.name, gits=[git.name for git in gits],
+                              against=others[0].name if others else None)
         report(count, results[count], options.runs, cores)
     growth(counts, results)
 
@@ -87,6 +92,14 @@ def report(count, result, runs, cores):
                                                  if base else "n/a | n/a") +
               f" | {1000 * value / count:.3f} | {result['peaks'][label][result['modkit']]} | {fds} | {threads} | "
               f"{children} |")
+    if result["against"]:
+        print("\nA/B, interleaved: --modkit against --against, medians:")
+        for label, _, _ in bench.SCALE_OPERATIONS:
+            a = bench.median(result["samples"][label][result["modkit"]])
+            b = bench.median(result["samples"][label][result["against"]])
+            if a is not None and b is not None:
+                print(f"  {label}: {a:.3f}s against {b:.3f}s = {a / b:.2f}x, peak RSS "
+                      f"{result['peaks'][label][result['modkit']]} against {result['peaks'][label][result['against']]} KiB")
     print(f"\nverify: {'every clone at its remote' + chr(39) + 's newest commit' if not result['wrong'] else str(result['wrong']) + ' clones wrong'}")
     sys.stdout.flush()
 
