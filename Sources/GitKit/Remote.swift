@@ -75,19 +75,25 @@ extension Repository {
         return takeStrarray(&array).sorted()
     }
 
-    /// The fetch URL of a remote; nil when the remote does not exist.
+    /// The fetch URL of a remote (after `url.*.insteadOf`, as git says it); nil when the remote does not exist.
+    /// Read once per remote until GitKit writes the config (see `remoteURLs`).
     public func remoteURL(_ name: String) throws -> String? {
-        guard let remote = try nilIfNotFound({ () throws(GitError) in try lookupRemote(name) }) else { return nil }
-        return git_remote_url(remote.pointer).map { String(cString: $0) }
+        if let known = remoteURLs[name] { return known }
+        let url = try nilIfNotFound({ () throws(GitError) in try lookupRemote(name) })
+            .flatMap { remote in git_remote_url(remote.pointer).map { String(cString: $0) } }
+        remoteURLs[name] = .some(url)
+        return url
     }
 
     /// Adds a remote with git's default fetch refspec; throws `.exists` when the name is taken.
     public func addRemote(_ name: String, url: String) throws {
+        remoteURLs = [:]
         _ = RemoteHandle(try make("git_remote_create") { git_remote_create(&$0, pointer, name, url) }, owner: self)
     }
 
     /// Changes the URL of an existing remote; throws `.notFound` when there is no such remote.
     public func setRemoteURL(_ name: String, url: String) throws {
+        remoteURLs = [:]
         _ = try lookupRemote(name)
         try check(git_remote_set_url(pointer, name, url), "git_remote_set_url")
     }

@@ -4,6 +4,10 @@ import Foundation
 /// An open git repository; owns its `git_repository` handle and must stay on one thread at a time.
 public final class Repository {
     let pointer: OpaquePointer
+    /// `remoteURL`'s answers, by remote name, until GitKit writes this repository's config. Each `git_remote_lookup`
+    /// of libgit2 1.5 leaks one PCRE2 match block (~20 KiB, libgit2#6382, fixed in 1.6) per config entry its
+    /// `insteadOf` scan does not match: a no-op sync asked three times per module and grew ~750 KiB per module.
+    var remoteURLs: [String: String?] = [:]
 
     private init(pointer: OpaquePointer) {
         self.pointer = pointer

@@ -90,6 +90,26 @@ import Testing
         expectGitError(.notFound) { try repo.setRemoteURL("missing", url: "x") }
     }
 
+    /// remoteURL is read once per remote (each libgit2 1.5 lookup leaks memory), and read again after GitKit writes
+    /// the config: a new url, a new remote, an insteadOf rule; the answer is always git's own.
+    @Test func remoteURLIsReadAgainAfterEveryConfigWrite() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let fixture = try RemoteFixture(in: sandbox)
+        let clone = sandbox.at("clone")
+        let repo = try Repository.clone(url: fixture.bare, to: clone)
+        #expect(try repo.remoteURL("origin") == fixture.bare)
+        #expect(try repo.remoteURL("mirror") == nil)
+        try repo.addRemote("mirror", url: "https://example.invalid/mirror.git")
+        #expect(try repo.remoteURL("mirror") == "https://example.invalid/mirror.git")
+        try repo.setRemoteURL("origin", url: fixture.fileURL)
+        #expect(try repo.remoteURL("origin") == fixture.fileURL)
+        try repo.setConfigString("url.https://rewritten.invalid/.insteadOf", "https://example.invalid/")
+        #expect(try repo.remoteURL("mirror") == "https://rewritten.invalid/mirror.git")
+        #expect(try repo.remoteURL("mirror") == git("remote", "get-url", "mirror", in: clone))
+        #expect(try repo.remoteURL("origin") == git("remote", "get-url", "origin", in: clone))
+    }
+
     @Test func pushBranchAndTagToABareRemote() throws {
         let sandbox = try Sandbox()
         defer { sandbox.cleanup() }

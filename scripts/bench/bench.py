@@ -45,6 +45,15 @@ class ModkitTool(Tool):
     def forall(self, env):
         return timed(self.cmd("forall", "-c", "git rev-parse HEAD"), self.workspace, env)
 
+    def forall_true(self, env):
+        return timed(self.cmd("forall", "-c", "true"), self.workspace, env)
+
+    def list(self, env):
+        return timed(self.cmd("list"), self.workspace, env)
+
+    def affected(self, env):
+        return timed(self.cmd("affected", "--since", "origin/main"), self.workspace, env)
+
 
 class GitTool(Tool):
     """Plain git, one process per repository, xargs -P<cores> wide."""
@@ -72,6 +81,15 @@ class GitTool(Tool):
     def forall(self, env):
         return self.xargs("cd Libs/{} && git rev-parse HEAD", env)
 
+    def forall_true(self, env):
+        return self.xargs("cd Libs/{} && true", env)
+
+    def affected(self, env):
+        # what `modkit affected --since origin/main` asks of each repository: commits since the merge base, and
+        # whether tracked files changed
+        return self.xargs("cd Libs/{} && git rev-list --count $(git merge-base HEAD origin/main)..HEAD >/dev/null && "
+                          "git status --porcelain --untracked-files=no >/dev/null", env)
+
 
 OPERATIONS = [
     ("fresh sync", "fresh", None),
@@ -82,13 +100,23 @@ OPERATIONS = [
 ]
 
 
+# `scripts/bench.sh --scale`: what must stay linear in the number of repositories (scale.py).
+SCALE_OPERATIONS = [
+    ("status", "status", None),
+    ("no-op sync", "sync", None),
+    ("forall -c true", "forall_true", None),
+    ("list", "list", None),
+    ("affected", "affected", None),
+]
+
+
 SHORT = {"fresh sync": "fresh", "no-op sync": "noop", "update sync": "update", "status": "status",
-         "forall rev-parse": "forall"}
+         "forall rev-parse": "forall", "forall -c true": "true", "list": "list", "affected": "affected"}
 
 
 def attempt(tool, method, env):
     """One sample: seconds, None when the tool has no such operation, or the failure as text."""
-    if method in tool.missing:
+    if method in tool.missing or not hasattr(tool, method):
         return None
     try:
         return getattr(tool, method)(env)
@@ -98,11 +126,11 @@ def attempt(tool, method, env):
         return f"failed: {str(error).strip().splitlines()[-1][:200] if str(error).strip() else error}"
 
 
-def measure(tools, runs, fx, env, only=None, peaks=None, around=None):
+def measure(tools, runs, fx, env, only=None, peaks=None, around=None, operations=OPERATIONS):
     """Per operation and tool, every sample; tools interleaved within each run. `peaks` (a dict) gets the
     peak resident KiB per operation and tool; `around(label, "before"|"after")` runs around each operation."""
     samples = {}
-    for label, method, prepare in OPERATIONS:
+    for label, method, prepare in operations:
         if around:
             around(label, "before")
         if only and SHORT[label] not in only:
@@ -186,17 +214,19 @@ def print_table(samples, tools, baseline):
         print(f"  {tool.name}: " + ", ".join(spreads))
 
 
-def verify(tools, fx, env, fsck=False):
-    """After the runs every tool's clones must be at the remotes' newest commit (and, with `fsck`, pass `git fsck`);
-    says where not."""
+def verify(tools, fx, env, fsck=False, names=None):
+    """After the runs every tool's clones of `names` (default: all) must be at the remotes' newest commit (and, with
+    `fsck`, pass `git fsck`); says where not, and returns how many clones are wrong."""
+    names = names or fx.names
     expected = {}
-    for name in fx.names:
+    wrong_total = 0
+    for name in names:
         result = subprocess.run(["git", "rev-parse", "main"], cwd=os.path.join(fx.remotes, f"{name}.git"), env=env,
                                 stdout=subprocess.PIPE, text=True, check=True)
         expected[name] = result.stdout.strip()
     for tool in tools:
         wrong = []
-        for name in fx.names:
+        for name in names:
             result = subprocess.run(["git", "rev-parse", "HEAD"], cwd=os.path.join(tool.workspace, "Libs", name),
                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             if result.stdout.strip() != expected[name]:
@@ -205,8 +235,10 @@ def verify(tools, fx, env, fsck=False):
                                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
                 wrong.append(name + " (git fsck)")
         if wrong:
-            print(f"  warning: {tool.name} left {len(wrong)} of {len(fx.names)} repositories off the remote's "
+            print(f"  warning: {tool.name} left {len(wrong)} of {len(names)} repositories off the remote's "
                   f"newest commit (e.g. {wrong[0]})", file=sys.stderr)
+        wrong_total += len(wrong)
+    return wrong_total
 
 
 def bench_pin(binary, root, env, runs):
@@ -235,8 +267,12 @@ def main():
                         "modkit's own default (default: modkit's own defaults)")
     parser.add_argument("--variants", help="comma list of NAME=VALUE: one more modkit per setting, run with it in "
                         "its environment (e.g. MODKIT_REMOTE_CHECK=0)")
-    parser.add_argument("--only", help="comma list of operations to measure (fresh,noop,update,status,forall)")
+    parser.add_argument("--only", help="comma list of operations to measure (fresh,noop,update,status,forall; "
+                        "--scale: status,noop,true,list,affected)")
     parser.add_argument("--keep", action="store_true", help="keep the fixture directory")
+    parser.add_argument("--scale", help="comma list of N (e.g. 100,500,1500): status, no-op sync, forall -c true, "
+                        "list and affected at each N, with peak memory, descriptors and threads (scale.py)")
+    parser.add_argument("--against", help="--scale: another modkit binary measured interleaved with --modkit (an A/B)")
     parser.add_argument("--heavy", action="store_true", help="the heavy fixture (heavy.py) instead of N tiny repositories")
     parser.add_argument("--heavy-size", type=float, default=100, help="MB of pack of the heavy fixture's largest repository")
     parser.add_argument("--transport", help="file, git, http, a comma list, or all (heavy: default git; tiny: file, "
@@ -254,6 +290,18 @@ def main():
         options.changed = max(1, options.count // 10)
 
     root = tempfile.mkdtemp(prefix="modkit-bench-")
+    if options.scale:
+        import scale
+        if "--runs" not in sys.argv:
+            options.runs = 3
+        try:
+            scale.run_scale(options, root)
+        finally:
+            if options.keep:
+                print(f"kept {root}", file=sys.stderr)
+            else:
+                shutil.rmtree(root, ignore_errors=True)
+        return
     if options.heavy:
         import heavy_bench
         options.root = root

@@ -3,6 +3,7 @@ and a workspace of directory modules with 1,000 spec files for pin."""
 
 import os
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 
 
 def isolated_env(root):
@@ -32,8 +33,8 @@ class Fixture:
         subprocess.run(["git", *args], cwd=cwd or self.root, env=self.env, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-    def build(self):
-        """A template repository with some history, copied and made unique per module."""
+    def build(self, jobs=1):
+        """A template repository with some history, copied and made unique per module (`jobs` modules at a time)."""
         os.makedirs(self.remotes, exist_ok=True)
         template = os.path.join(self.root, "template")
         os.makedirs(os.path.join(template, "Sources"), exist_ok=True)
@@ -45,17 +46,21 @@ class Fixture:
             self.git("add", "-A", cwd=template)
             self.git("commit", "-qm", f"Commit {commit}", cwd=template)
         os.makedirs(self.sources, exist_ok=True)
-        for name in self.names:
-            work = os.path.join(self.sources, name)
-            self.git("clone", "-q", template, work)
-            with open(os.path.join(work, "VERSION"), "w") as handle:
-                handle.write("1.0.0\n")
-            with open(os.path.join(work, "NAME"), "w") as handle:
-                handle.write(name + "\n")
-            self.git("add", "-A", cwd=work)
-            self.git("commit", "-qm", f"{name} 1.0.0", cwd=work)
-            self.git("clone", "-q", "--bare", "--no-local", work, os.path.join(self.remotes, f"{name}.git"))
-            self.git("remote", "set-url", "origin", os.path.join(self.remotes, f"{name}.git"), cwd=work)
+        with ThreadPoolExecutor(jobs) as pool:
+            list(pool.map(lambda name: self.make_module(template, name), self.names))
+
+    def make_module(self, template, name):
+        """One module's source clone and its bare remote, from the template."""
+        work = os.path.join(self.sources, name)
+        self.git("clone", "-q", template, work)
+        with open(os.path.join(work, "VERSION"), "w") as handle:
+            handle.write("1.0.0\n")
+        with open(os.path.join(work, "NAME"), "w") as handle:
+            handle.write(name + "\n")
+        self.git("add", "-A", cwd=work)
+        self.git("commit", "-qm", f"{name} 1.0.0", cwd=work)
+        self.git("clone", "-q", "--bare", "--no-local", work, os.path.join(self.remotes, f"{name}.git"))
+        self.git("remote", "set-url", "origin", os.path.join(self.remotes, f"{name}.git"), cwd=work)
 
     def push_commit_everywhere(self, round_index, changed=None):
         """One new commit on main in every remote, or in `changed` of them spread over the list (not timed)."""
@@ -69,13 +74,13 @@ class Fixture:
             self.git("push", "-q", "origin", "HEAD:main", cwd=work)
 
     def workspace(self, label, count):
-        """A modkit workspace listing every module under Libs/."""
+        """A modkit workspace listing the first `count` modules under Libs/."""
         path = os.path.join(self.root, label)
         os.makedirs(path, exist_ok=True)
         with open(os.path.join(path, "modkit.yml"), "w") as manifest:
             manifest.write(f"version: 1\nworkspace: Bench\ndefaults:\n  url-base: {self.url_base}\n"
                            "  revision: main\nmodules:\n")
-            for name in self.names:
+            for name in self.names[:count]:
                 manifest.write(f"  - name: {name}\n    url: {name}.git\n    path: Libs/{name}\n")
         return path
 

@@ -4,11 +4,46 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 
 # The peak resident memory (KiB) of the largest process of the last command `run` waited for.
 last_peak_kb = 0
+# With `run(…, sample=True)`: the most open descriptors and threads of the command's own process, and the most
+# child processes it had at once (sampled every few milliseconds from /proc; Linux only, else 0).
+last_peak_fds = 0
+last_peak_threads = 0
+last_peak_children = 0
+# `run` samples every command while this is set (scale.py sets it around one untimed run per operation).
+sampling = False
+
+
+class ProcSampler(threading.Thread):
+    """Polls /proc/<pid> while a process runs: its open descriptors, its threads, its live children."""
+
+    def __init__(self, pid, interval=0.002):
+        super().__init__(daemon=True)
+        self.pid = pid
+        self.interval = interval
+        self.done = threading.Event()
+        self.fds = self.threads = self.children = 0
+
+    def run(self):
+        base = f"/proc/{self.pid}"
+        while not self.done.is_set():
+            try:
+                self.fds = max(self.fds, len(os.listdir(f"{base}/fd")))
+                tasks = os.listdir(f"{base}/task")
+                self.threads = max(self.threads, len(tasks))
+                children = 0
+                for task in tasks:
+                    with open(f"{base}/task/{task}/children") as handle:
+                        children += len(handle.read().split())
+                self.children = max(self.children, children)
+            except OSError:  # the process or one of its threads ended between two reads
+                pass
+            self.done.wait(self.interval)
 
 
 class MeasuredPopen(subprocess.Popen):
@@ -27,14 +62,25 @@ class MeasuredPopen(subprocess.Popen):
         return pid, status
 
 
-def run(command, cwd, env, check=True, stdin=None, input=None):
-    """Runs `command`; its peak memory lands in `last_peak_kb`."""
-    global last_peak_kb
+def run(command, cwd, env, check=True, stdin=None, input=None, sample=None):
+    """Runs `command`; its peak memory lands in `last_peak_kb`, and with `sample` (which costs the polling thread's
+    CPU, so not for timed runs) its peak descriptors, threads and children in `last_peak_fds` and the others."""
+    global last_peak_kb, last_peak_fds, last_peak_threads, last_peak_children
     process = MeasuredPopen(command, cwd=cwd, env=env, shell=isinstance(command, str),
                             stdin=subprocess.PIPE if input is not None else stdin,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    _, stderr = process.communicate(input)
+    sampler = ProcSampler(process.pid) if (sampling if sample is None else sample) and os.path.isdir("/proc/self/task") else None
+    if sampler:
+        sampler.start()
+    try:
+        _, stderr = process.communicate(input)
+    finally:
+        if sampler:
+            sampler.done.set()
+            sampler.join()
     last_peak_kb = process.peak_kb
+    if sampler:
+        last_peak_fds, last_peak_threads, last_peak_children = sampler.fds, sampler.threads, sampler.children
     if check and process.returncode != 0:
         raise RuntimeError(f"{command} failed ({process.returncode}) in {cwd}: {stderr[-2000:]}")
     return process.returncode

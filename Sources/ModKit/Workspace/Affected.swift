@@ -34,9 +34,11 @@ public enum Affected {
                                     hint: "'modkit snapshots' lists the snapshots here ('modkit sync' fetches one recorded elsewhere); a revision such as origin/main must exist in at least one repository")
         }
         let order = DependencyLevels.levels(of: modules.map(\.name), dependencies: dependencies).flatMap { $0 }
+        // looked up by name, not searched for: 1,500 modules made that a million comparisons (issue 36)
+        let byName = Dictionary(modules.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var selected: [String: AffectedModule] = [:]
         for name in order {
-            guard let module = modules.first(where: { $0.name == name }) else { continue }
+            guard let module = byName[name] else { continue }
             if let detail = changed[name] {
                 selected[name] = AffectedModule(name: name, path: module.path, reason: .changed, detail: detail)
             } else if let dependency = (dependencies[name] ?? []).first(where: { selected[$0] != nil }) {
