@@ -74,4 +74,17 @@ import Testing
         finding.version = "1.0.1"
         #expect(finding.message == "App/App.podspec.json:4: 'Core' is loose (\"~> 1.0\", \"< 2.0\"); pin: 1.0.1")
     }
+
+    /// A byte column (SpecKit's) becomes the character column the excerpt puts its caret at.
+    @Test func byteColumnsBecomeScalarColumns() {
+        let line = Array("let café = \"日本".utf8)
+        #expect(SourceExcerpt.scalarColumn(ofByteColumn: 1, in: line) == 1)
+        #expect(SourceExcerpt.scalarColumn(ofByteColumn: 10, in: line) == 9, "the space after café: byte 10, character 9")
+        #expect(SourceExcerpt.scalarColumn(ofByteColumn: 13, in: line) == 12, "the quote")
+        #expect(SourceExcerpt.scalarColumn(ofByteColumn: 15, in: line) == 13, "inside 日")
+        #expect(SourceExcerpt.scalarColumn(ofByteColumn: 17, in: line) == 14, "本, after the 3 bytes of 日")
+        #expect(SourceExcerpt.scalarColumn(ofByteColumn: line.count + 1, in: line) == 15, "just past the end")
+        let excerpt = SourceExcerpt(line: String(decoding: line, as: UTF8.self), column: SourceExcerpt.scalarColumn(ofByteColumn: 13, in: line))
+        #expect(excerpt.caret == String(repeating: " ", count: 11) + "^")
+    }
 }

@@ -290,25 +290,18 @@ def main():
         options.changed = max(1, options.count // 10)
 
     root = tempfile.mkdtemp(prefix="modkit-bench-")
-    if options.scale:
-        import scale
+    if options.scale or options.heavy:
+        # The scale and heavy modes default to 3 runs and clean up their fixture the same way.
         if "--runs" not in sys.argv:
             options.runs = 3
         try:
-            scale.run_scale(options, root)
-        finally:
-            if options.keep:
-                print(f"kept {root}", file=sys.stderr)
+            if options.scale:
+                import scale
+                scale.run_scale(options, root)
             else:
-                shutil.rmtree(root, ignore_errors=True)
-        return
-    if options.heavy:
-        import heavy_bench
-        options.root = root
-        if "--runs" not in sys.argv:
-            options.runs = 3
-        try:
-            heavy_bench.main(options)
+                import heavy_bench
+                options.root = root
+                heavy_bench.main(options)
         finally:
             if options.keep:
                 print(f"kept {root}", file=sys.stderr)

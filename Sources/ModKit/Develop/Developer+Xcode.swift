@@ -154,7 +154,8 @@ extension Developer {
             return root.children
         } catch {
             let bytes = [UInt8](data)
-            throw diagnostic(SpecReadError(line: error.line, column: error.column, message: error.message), in: bytes, path: relative(file, in: workspace))
+            throw diagnostic(SpecReadError(line: error.line, column: error.column, message: error.message), in: bytes, path: relative(file, in: workspace),
+                             columnInScalars: true)
         }
     }
 }

@@ -191,10 +191,14 @@ public enum Developer {
     }
 
     /// A consumer file that does not read, as `path:line:col: error: …` with its source line.
-    static func diagnostic(_ error: SpecReadError, in bytes: [UInt8], path: String) -> Diagnostic {
+    /// `error.column` counts bytes (SpecKit's readers) unless `columnInScalars` (the XML reader's).
+    static func diagnostic(_ error: SpecReadError, in bytes: [UInt8], path: String, columnInScalars: Bool = false) -> Diagnostic {
         let lines = bytes.split(separator: 10, omittingEmptySubsequences: false)
-        let line = error.line - 1 < lines.count ? String(decoding: lines[error.line - 1].filter { $0 != 13 }, as: UTF8.self) : nil
-        return .error(error.message, at: SourceLocation(file: path, line: error.line, column: error.column), sourceLine: line,
+        let lineBytes = error.line - 1 < lines.count ? Array(lines[error.line - 1].filter { $0 != 13 }) : nil
+        let line = lineBytes.map { String(decoding: $0, as: UTF8.self) }
+        // SpecKit counts columns in bytes; a diagnostic counts characters (Unicode scalars), as its excerpt does.
+        let column = columnInScalars ? error.column : lineBytes.map { SourceExcerpt.scalarColumn(ofByteColumn: error.column, in: $0) } ?? error.column
+        return .error(error.message, at: SourceLocation(file: path, line: error.line, column: column), sourceLine: line,
                       hint: "modkit develop reads every consumer first and changes nothing while one does not read")
     }
 

@@ -9,6 +9,15 @@ public struct SourceExcerpt {
     /// Blanks up to the column (tabs copied so the caret lines up whatever the tab width), then `^`.
     let caret: String
 
+    /// The column, counted in Unicode scalars, of the 1-based byte column `byteColumn` of the UTF-8 `line` (a column in
+    /// the middle of a scalar counts as that scalar's; one past the end stays past it).
+    public static func scalarColumn(ofByteColumn byteColumn: Int, in line: [UInt8]) -> Int {
+        let bytes = max(0, byteColumn - 1)
+        var scalars = line.prefix(bytes).reduce(0) { count, byte in count + (byte & 0xC0 == 0x80 ? 0 : 1) }
+        if bytes < line.count, line[bytes] & 0xC0 == 0x80 { scalars -= 1 }  // inside a scalar: that scalar's column
+        return scalars + max(0, bytes - line.count) + 1
+    }
+
     /// Walks the line only as far as the window reaches, so the cost follows the column and the width, not the line's length.
     init(line: String, column: Int, width: Int = SourceExcerpt.width) {
         let scalars = line.unicodeScalars
