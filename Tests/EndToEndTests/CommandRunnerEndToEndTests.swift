@@ -3,7 +3,7 @@ import Testing
 
 /// The command runner takes the workspace lock before it reads anything of the workspace.
 @Suite struct CommandRunnerEndToEndTests {
-    /// The first command (`develop`, which changes the workspace) reads a manifest of 8,000 modules; it is stopped with
+    /// The first command (`pin`, which changes the workspace) reads a manifest of 8,000 modules; it is stopped with
     /// SIGSTOP as soon as its lock file names it, so it holds the lock while it is still loading. The second mutating command
     /// is pointed at a broken manifest in the same workspace: refused by the lock, it exits 1 naming the holder; had it read
     /// its manifest before taking the lock, as modkit once did, it would exit 2 with the manifest's error instead.
@@ -13,7 +13,7 @@ import Testing
         try sandbox.write("version: 1\nworkspace: Held\nmodules:\n" + modules.joined(), to: "ws/modkit.yml")
         try sandbox.write("version: 1\nworkspace: Broken\nmodules: [ {\n", to: "ws/broken.yml")
 
-        let first = try sandbox.spawnModkit(["develop"], in: "ws")
+        let first = try sandbox.spawnModkit(["pin"], in: "ws")
         defer { if first.isRunning { kill(first.processIdentifier, SIGKILL); first.waitUntilExit() } }
         let lockFile = sandbox.url("ws/.modkit/lock")
         let holder = "pid: \(first.processIdentifier)\n"
@@ -23,7 +23,7 @@ import Testing
 
         let second = try sandbox.modkit("--manifest", "broken.yml", "sync", "--no-manifest-update", in: "ws")
         #expect(second.status == 1, "\(second.err)")
-        #expect(second.err.contains("another modkit command holds the workspace lock: pid \(first.processIdentifier) ('modkit develop')"), "\(second.err)")
+        #expect(second.err.contains("another modkit command holds the workspace lock: pid \(first.processIdentifier) ('modkit pin')"), "\(second.err)")
         #expect(!second.err.contains("broken.yml"), "the second command read its manifest before it asked for the lock: \(second.err)")
 
         kill(first.processIdentifier, SIGCONT)

@@ -141,6 +141,8 @@ import Darwin
             (["branches"], 0, []),
             (["export", "--format", "repo"], 0, ["Mod01"]),
             (["doctor"], 0, []),
+            (["develop"], 0, ["No module is overridden"]),
+            (["develop", "--json"], 0, ["overrides"]),
         ]
         for (arguments, status, texts) in runs {
             let before = try Digest(watched)

@@ -59,7 +59,13 @@ import Testing
             "guard": ["check", "dry-run"], "pin": ["check", "dry-run"], "new": ["dry-run", "list-templates"],
             "release": ["plan", "dry-run", "markdown"],
         ]
-        for command in Registry.commands {
+        // develop's listing (no module, no -g, no --off) writes nothing; naming a module or --off does.
+        let develop = ArgumentParser(options: DevelopCommand.spec.options + GlobalOptions.specs, positional: DevelopCommand.spec.positional)
+        #expect(try DevelopCommand.Options(try develop.parse([])).changesNothing)
+        for arguments in [["--off"], ["Core"], ["-g", "core"], ["--off", "Core"]] {
+            #expect(try !DevelopCommand.Options(try develop.parse(arguments)).changesNothing, "develop \(arguments)")
+        }
+        for command in Registry.commands where command.spec.name != "develop" {
             try lockFreeOptions(command, expected: readOnly[command.spec.name] ?? [])
         }
     }

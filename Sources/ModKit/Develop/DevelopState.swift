@@ -90,6 +90,11 @@ public struct DevelopStore: Sendable {
     var written: URL { directory.appendingPathComponent("written", isDirectory: true) }
     /// A run's journal once complete (renamed into place): the next run finishes it.
     public var journal: URL { directory.appendingPathComponent("journal", isDirectory: true) }
+    /// Whether a run left a journal (to finish) or a draft (to remove): the next develop must write, under the lock.
+    public var hasUnfinishedRun: Bool {
+        FileManager.default.fileExists(atPath: journal.path) || FileManager.default.fileExists(atPath: journalDraft.path)
+    }
+
     /// A journal being prepared; a run killed before renaming it changed nothing, and it is removed.
     var journalDraft: URL { directory.appendingPathComponent("journal.new", isDirectory: true) }
 

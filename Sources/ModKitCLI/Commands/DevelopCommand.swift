@@ -65,17 +65,24 @@ enum DevelopCommand: Command {
         static let off = OptionSpec(nil, "off", help: "Turn the overrides of the named modules (default: all) off, restoring every file.")
         static let declared = [off]
         var off: Bool
-        init(_ arguments: ParsedArguments) { off = arguments.flag(Self.off) }
+        /// Modules are chosen by name or by -g; with neither, develop lists (and --off turns everything off).
+        var selects: Bool
+        init(_ arguments: ParsedArguments) {
+            off = arguments.flag(Self.off)
+            selects = !arguments.positionals.isEmpty || !arguments.values(GlobalOptions.group).isEmpty
+        }
+        /// The listing writes nothing, unless a run was interrupted: then it finishes that run first, under the lock.
+        var changesNothing: Bool { !off && !selects }
     }
 
     static func run(_ context: Context, _ options: Options) throws -> ExitStatus {
         let off = options.off
-        return try context.withWorkspace { run in
+        let unfinished = DevelopStore(workspaceRoot: try context.manifestFile().deletingLastPathComponent()).hasUnfinishedRun
+        return try context.withWorkspace(locking: context.changesWorkspace || unfinished) { run in
             let workspace = run.workspace
             let recovered = try Developer.recover(workspace)
             if recovered != nil { context.console.info("finished an interrupted 'modkit develop' first") }
-            // Modules are chosen by name or by -g; with neither, develop lists and --off turns everything off.
-            let selects = !context.arguments.positionals.isEmpty || !context.groups.isEmpty
+            let selects = options.selects
             if !selects && !off {
                 return try list(workspace, state: try DevelopStore(workspaceRoot: workspace.root).load(), result: nil, recovered: recovered != nil, off: off, context: context)
             }

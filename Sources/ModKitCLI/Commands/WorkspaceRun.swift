@@ -49,10 +49,12 @@ extension Context {
     /// Runs `body` on the workspace. When this invocation changes the workspace, the workspace lock is taken first,
     /// before the manifest is read, so two mutating commands never both read it; the one place that takes the lock and
     /// says when it took over a stale one.
-    func withWorkspace<T>(_ body: (inout WorkspaceRun) throws -> T) throws -> T {
+    /// `locking` overrides `changesWorkspace` for a command that knows better before it loads (develop's listing, which
+    /// writes only to finish an interrupted run).
+    func withWorkspace<T>(locking: Bool? = nil, _ body: (inout WorkspaceRun) throws -> T) throws -> T {
         let file = try manifestFile()
         try Workspace.requireManifest(file)
-        let lock = changesWorkspace ? try takeLock(root: file.deletingLastPathComponent()) : nil
+        let lock = locking ?? changesWorkspace ? try takeLock(root: file.deletingLastPathComponent()) : nil
         defer { lock?.release() }
         var run = WorkspaceRun(workspace: try loadWorkspace(), context: self)
         return try body(&run)
