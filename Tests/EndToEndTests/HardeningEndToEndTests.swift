@@ -36,10 +36,7 @@ import Testing
         try sandbox.git("init", "-q", "-b", "main", "ws")
         try sandbox.git("add", "-A", in: "ws")
         try sandbox.git("commit", "-qm", "Product", in: "ws")
-        try sandbox.write(snapshot, to: "ws/.modkit/snapshots/v9.yml")
-        try sandbox.git("add", "-A", in: "ws")
-        try sandbox.git("commit", "-qm", "Snapshot v9", in: "ws")
-        try sandbox.git("tag", "v9", in: "ws")
+        try sandbox.commitSnapshot(snapshot)
     }
 
     @Test func aSnapshotPathOutsideTheWorkspaceIsAnErrorAndNothingIsCloned() throws {

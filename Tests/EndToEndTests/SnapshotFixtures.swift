@@ -35,6 +35,15 @@ extension Sandbox {
         try? git("rev-parse", "--verify", "-q", "refs/tags/\(tag)^{commit}", in: directory)
     }
 
+    /// Commits `text` as the snapshot file of `name` in the manifest repository `ws` and tags it `name`, as `modkit tag`
+    /// would leave it (hand-written, so a test can give it what `tag` never writes).
+    func commitSnapshot(_ text: String, named name: String = "v9") throws {
+        try write(text, to: "ws/.modkit/snapshots/\(name).yml")
+        try git("add", "-A", in: "ws")
+        try git("commit", "-qm", "Snapshot \(name)", in: "ws")
+        try git("tag", name, in: "ws")
+    }
+
     /// The snapshot file as stored in the manifest repository's tag.
     func snapshotFile(_ name: String) throws -> String {
         try git("show", "\(name):.modkit/snapshots/\(name).yml", in: "ws")

@@ -85,15 +85,12 @@ import Testing
         try sandbox.git("add", "-A", in: "ws")
         try sandbox.git("commit", "-qm", "Product", in: "ws")
         let commit = String(repeating: "ab", count: 20)
-        try sandbox.write("""
+        try sandbox.commitSnapshot("""
         snapshot: v9
         modules:
           Core: { url: "file://\(sandbox.url("remotes/Core.git").path)", path: "Libs/Net\\0", commit: \(commit) }
 
-        """, to: "ws/.modkit/snapshots/v9.yml")
-        try sandbox.git("add", "-A", in: "ws")
-        try sandbox.git("commit", "-qm", "Snapshot v9", in: "ws")
-        try sandbox.git("tag", "v9", in: "ws")
+        """)
         let before = listing(sandbox.root)
         let checkout = try sandbox.modkit("checkout", "v9", in: "ws")
         #expect(checkout.status == 2, "\(checkout.out)\(checkout.err)")
@@ -169,15 +166,12 @@ import Testing
     @Test func aSnapshotPathThroughALinkIsRefusedBeforeAnythingIsCloned() throws {
         let sandbox = try Sandbox()
         try workspaceWithLink(to: "..", in: sandbox)
-        try sandbox.write("""
+        try sandbox.commitSnapshot("""
         snapshot: v9
         modules:
           Net: { url: "file://\(sandbox.url("remotes/Net.git").path)", path: Vendor/Net, commit: \(String(repeating: "ab", count: 20)) }
 
-        """, to: "ws/.modkit/snapshots/v9.yml")
-        try sandbox.git("add", "-A", in: "ws")
-        try sandbox.git("commit", "-qm", "Snapshot v9", in: "ws")
-        try sandbox.git("tag", "v9", in: "ws")
+        """)
         let before = listing(sandbox.root)
         let checkout = try sandbox.modkit("checkout", "v9", in: "ws")
         #expect(checkout.status == 2, "\(checkout.out)\(checkout.err)")
