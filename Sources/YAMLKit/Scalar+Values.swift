@@ -3,7 +3,6 @@ extension YAMLScalar {
     static let nullTag = "tag:yaml.org,2002:null"
     static let boolTag = "tag:yaml.org,2002:bool"
     static let intTag = "tag:yaml.org,2002:int"
-    static let strTag = "tag:yaml.org,2002:str"
 
     /// Plain scalars a resolver would read as typed values; explicitly tagged ones count as their tag says.
     private var isResolvable: Bool { style == .plain && tag == nil }

@@ -47,8 +47,6 @@ public struct YAMLFields: Sendable {
 
     /// The value of `key`, when given.
     public subscript(key: String) -> YAMLNode? { entries[key]?.value }
-    /// The key node of `key`, when given.
-    public func keyScalar(_ key: String) -> YAMLScalar? { entries[key]?.key }
     public var start: Mark { mapping.start }
 }
 

@@ -62,8 +62,7 @@ public struct FilePinPlan: Sendable {
     public var findings: [PinFinding]
 
     public var hasChanges: Bool { oldBytes != newBytes }
-    /// The contents before and after as UTF-8 text, for display.
-    public var oldText: String { String(decoding: oldBytes, as: UTF8.self) }
+    /// The contents after, as UTF-8 text, for display.
     public var newText: String { String(decoding: newBytes, as: UTF8.self) }
     /// The change as a unified diff.
     public var diff: String { unifiedDiff(old: oldBytes, new: newBytes, path: path) }

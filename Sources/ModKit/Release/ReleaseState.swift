@@ -31,8 +31,6 @@ public struct ReleaseState: Sendable, Codable, Equatable {
         updated = ""
     }
 
-    public var isFinished: Bool { failed == nil && steps.allSatisfy(completed.contains) }
-
     static func file(for name: String, in workspace: Workspace) -> URL {
         workspace.root.appendingPathComponent(".modkit/release/\(name).state")
     }

@@ -58,9 +58,6 @@ struct Placeholders {
         let sorted = names.sorted()
         return sorted.filter { !($0.first?.isUppercase ?? false) } + sorted.filter { $0.first?.isUppercase ?? false }
     }
-
-    /// Whether `text` holds a placeholder at all (cheap test before rendering).
-    static func mentions(_ text: String) -> Bool { text.contains("{{") }
 }
 
 /// The spellings of a module name that templates use.

@@ -81,12 +81,6 @@ struct RemoteURL: Equatable {
 
     /// "host" or "host:port", as git credential helpers and known_hosts see the server.
     var hostAndPort: String { port.map { "\(host):\($0)" } ?? host }
-
-    /// The known_hosts name of the server: `host`, or `[host]:port` when not on port 22.
-    var knownHostsName: String {
-        guard let port, port != 22 else { return host }
-        return "[\(host)]:\(port)"
-    }
 }
 
 /// Removes `user:password@` from every url in `text`, for libgit2 messages that may echo a url.

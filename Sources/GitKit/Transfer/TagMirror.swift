@@ -8,11 +8,6 @@ extension Repository {
     /// Where `fetch(downloadTags: .all)` keeps the remote's tags as the remote has them.
     static func tagMirrorPrefix(_ remote: String) -> String { "refs/modkit/remote-tags/\(remote)/" }
 
-    /// The remote's tag of that name as last fetched (the tag object for an annotated tag); nil when it has none.
-    public func remoteTagTarget(remote: String, tag: String) throws -> OID? {
-        try reference(Repository.tagMirrorPrefix(remote) + tag)
-    }
-
     /// Records a new clone's tags (the remote's, as no local tag exists yet) as the mirror, packed with the other
     /// references, so the first update fetch finds the mirror complete and writes nothing for tags. Does nothing when
     /// the mirror has entries already.
