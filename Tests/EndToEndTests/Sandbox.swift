@@ -96,8 +96,17 @@ final class Sandbox {
         return seen
     }
 
-    /// A module repository with one commit, published as the bare remote `remotes/<name>.git`.
+    /// A module repository with one commit (`src/<name>`), published as the bare remote `remotes/<name>.git`. Built once
+    /// per test process for each name, version and branch, then copied (`cp -a`) into every sandbox that asks for it.
     func makeRemote(_ name: String, version: String = "1.0.0", branch: String = "main") throws {
+        let fixture = try FixtureCache.directory(for: ["remote", name, version, branch]) { built in
+            try built.buildRemote(name, version: version, branch: branch)
+        }
+        try copyFixture(fixture)
+    }
+
+    /// What `makeRemote` builds, written into this sandbox.
+    func buildRemote(_ name: String, version: String, branch: String) throws {
         let work = "src/\(name)"
         try write("Pod::Spec.new do |s|\n  s.name = '\(name)'\n  s.version = '\(version)'\nend\n", to: "\(work)/\(name).podspec")
         try write("public enum \(name) {}\n", to: "\(work)/Sources/\(name)/\(name).swift")
@@ -106,6 +115,12 @@ final class Sandbox {
         try git("commit", "-qm", "\(name) \(version)", in: work)
         try FileManager.default.createDirectory(at: url("remotes"), withIntermediateDirectories: true)
         try git("clone", "-q", "--bare", work, "remotes/\(name).git")
+    }
+
+    /// Copies everything in a cached fixture into the sandbox root, merging with the folders already here (`cp -a`).
+    func copyFixture(_ fixture: URL) throws {
+        let result = try run("/bin/cp", ["-a", fixture.path + "/.", root.path + "/"], in: root)
+        guard result.status == 0 else { throw SandboxError("cp -a \(fixture.path): \(result.err)") }
     }
 
     func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> ProcessResult {
@@ -158,4 +173,33 @@ struct ProcessResult {
 struct SandboxError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Fixtures built once per test process and copied into each test's sandbox: a test that needs the same repositories as
+/// another pays one `cp -a` instead of building them again with git. Each is built in a sandbox of its own (the same HOME
+/// and git configuration every sandbox has) and kept until the test process exits.
+enum FixtureCache {
+    private static let lock = NSRecursiveLock()   // a fixture may be built from others
+    nonisolated(unsafe) private static var built: [[String]: URL] = [:]
+    private static let root: URL = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("modkit-fixtures-\(getpid())", isDirectory: true)
+        atexit { try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("modkit-fixtures-\(getpid())")) }
+        return root
+    }()
+
+    /// The folder holding the fixture named by `key` (built by `build` into a fresh sandbox the first time; later callers
+    /// wait for that build). Its contents are the sandbox's files, to be copied with `Sandbox.copyFixture`.
+    static func directory(for key: [String], build: (Sandbox) throws -> Void) throws -> URL {
+        lock.lock()
+        defer { lock.unlock() }
+        if let done = built[key] { return done }
+        let sandbox = try Sandbox()
+        try build(sandbox)
+        try FileManager.default.removeItem(at: sandbox.home)   // each sandbox keeps its own HOME
+        let destination = root.appendingPathComponent("\(built.count)", isDirectory: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.moveItem(at: sandbox.root, to: destination)
+        built[key] = destination
+        return destination
+    }
 }

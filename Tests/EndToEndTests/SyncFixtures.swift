@@ -9,11 +9,14 @@ extension Sandbox {
 
     /// Remotes whose clones take long enough to be interrupted mid-way: each gets a `lines`-line payload commit.
     func makeHeavyRemotes(_ names: [String], lines: Int) throws {
-        for name in names {
-            try makeRemote(name)
-            try write(String(repeating: "\(name) payload line\n", count: lines), to: "src/\(name)/Payload.txt")
-            try pushNewCommit(name, file: "Payload.txt", text: "end\n")
+        let fixture = try FixtureCache.directory(for: ["heavy", String(lines)] + names) { built in
+            for name in names {
+                try built.makeRemote(name)
+                try built.write(String(repeating: "\(name) payload line\n", count: lines), to: "src/\(name)/Payload.txt")
+                try built.pushNewCommit(name, file: "Payload.txt", text: "end\n")
+            }
         }
+        try copyFixture(fixture)
     }
 
     /// Writes `ws/modkit.yml` listing the modules (name, revision) under `Libs/`, urls relative to `urlBase`.
