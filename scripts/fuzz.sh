@@ -28,8 +28,9 @@ rm -f "$build_log"
 echo "fuzz: built the fuzz targets in $(( $(date +%s) - start )) s"
 bin="$(swift build "${flags[@]}" --show-bin-path)"
 
-failed=()
-for target in "${targets[@]}"; do
+# One target's run: its own scratch corpus, findings kept, one line of outcome; the exit status says whether it found something.
+fuzz_target() {
+    local target=$1 work findings pattern status runs
     work="$(mktemp -d "${TMPDIR:-/tmp}/modkit-fuzz-$target.XXXXXX")"
     findings="$repo/Fuzz/Findings/$target"
     mkdir -p "$findings"
@@ -57,7 +58,6 @@ for target in "${targets[@]}"; do
     set -e
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work.log" | tail -1)
     if [ "$status" -ne 0 ]; then
-        failed+=("$target")
         echo "fuzz: $target FOUND A PROBLEM after ${runs:-?} runs (exit $status); inputs in $findings"
         grep -E "ERROR|SUMMARY|Fatal error|==[0-9]+==" "$work.log" | head -20 || true
     else
@@ -65,7 +65,26 @@ for target in "${targets[@]}"; do
         rmdir "$findings" 2>/dev/null || true
     fi
     rm -rf "$work" "$work.log"
+    return "$status"
+}
+
+# Each target is single-threaded: run as many at once as there are cores, so every target still gets its SECONDS.
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+failed=()
+pids=()
+names=()
+wait_oldest() {
+    if ! wait "${pids[0]}"; then failed+=("${names[0]}"); fi
+    pids=("${pids[@]:1}")
+    names=("${names[@]:1}")
+}
+for target in "${targets[@]}"; do
+    [ ${#pids[@]} -lt "$jobs" ] || wait_oldest
+    fuzz_target "$target" &
+    pids+=($!)
+    names+=("$target")
 done
+while [ ${#pids[@]} -gt 0 ]; do wait_oldest; done
 rmdir "$repo/Fuzz/Findings" 2>/dev/null || true
 if [ ${#failed[@]} -gt 0 ]; then
     echo "fuzz: findings in ${failed[*]}"
