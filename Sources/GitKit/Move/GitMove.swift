@@ -30,13 +30,38 @@ enum GitMove {
     /// began is the user's: nothing is written. One changed since then is git's unfinished write: it is saved under
     /// `<git dir>/modkit/partial/` and replaced.
     static func recover(_ repository: Repository, _ plan: MovePlan, started: String) throws {
-        let since = MoveJournalTime.seconds(started) ?? 0
         let index = try repository.openIndex()
         try check(git_index_read(index.pointer, 1), "git_index_read")
-        var hashed: [(change: MoveChange, path: String)] = []
+        let found = try inspect(plan, since: MoveJournalTime.seconds(started) ?? 0)
+        if !found.foreign.isEmpty {
+            throw WorkTreeMoveRefusal(
+                reason: "an interrupted move from \(plan.from?.short ?? "nothing") to \(plan.to.short) left paths that match neither commit",
+                paths: found.foreign.sorted(),
+                hint: "these are your changes: save them elsewhere and remove them, then run the command again to finish the move")
+        }
+        try savePartial(found.partial, repository: repository, plan: plan)
+        try stage(found.desired, in: index, plan: plan)
+        try readTree(plan)
+    }
+
+    /// What the paths of an interrupted move hold.
+    private struct Found {
+        /// Paths holding the old or the new entry, or (nil) a folder, where the index should have no entry.
         var desired: [(entry: MoveChange.Entry?, path: String)] = []
+        /// Paths holding something else, last changed before the move began: the user's.
         var foreign: [String] = []
+        /// Paths holding something else, changed since: git's unfinished write.
         var partial: [String] = []
+
+        mutating func neither(_ path: String, _ info: stat, since: Int) {
+            if modificationTime(info) >= since { partial.append(path) } else { foreign.append(path) }
+        }
+    }
+
+    /// Looks at each path the move changes: a folder or a link as it is, files hashed as `git add` would, all in one `git` run.
+    private static func inspect(_ plan: MovePlan, since: Int) throws -> Found {
+        var found = Found()
+        var hashed: [MoveChange] = []
         for change in plan.changes where !plan.skipped.contains(change.path) && !change.path.contains("\n") {
             let absolute = plan.absolute(change.path)
             var info = stat()
@@ -44,42 +69,36 @@ enum GitMove {
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
                 // A folder stands where a file was or comes: its files are changes of their own.
-                if change.old?.isGitlink != true, change.new?.isGitlink != true { desired.append((nil, change.path)) }
+                if change.old?.isGitlink != true, change.new?.isGitlink != true { found.desired.append((nil, change.path)) }
             case S_IFLNK:
                 let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: absolute)).map { Data($0.utf8) } ?? Data()
                 let id = try blobID(of: target)
                 if let match = [change.old, change.new].compactMap({ $0 }).first(where: { $0.isLink && $0.oid == id }) {
-                    desired.append((match, change.path))
-                } else if modificationTime(info) >= since {
-                    partial.append(change.path)
+                    found.desired.append((match, change.path))
                 } else {
-                    foreign.append(change.path)
+                    found.neither(change.path, info, since: since)
                 }
             default:
-                hashed.append((change, change.path))
+                hashed.append(change)
             }
         }
         let ids = try hashWithFilters(hashed.map(\.path), in: plan.workdir)
-        for ((change, path), id) in zip(hashed, ids) {
+        for (change, id) in zip(hashed, ids) {
             var info = stat()
-            lstat(plan.absolute(path), &info)
+            lstat(plan.absolute(change.path), &info)
             let executable = info.st_mode & 0o100 != 0
             let candidates = [change.new, change.old].compactMap { $0 }.filter { !$0.isLink && !$0.isGitlink && $0.oid == id }
             if let match = candidates.first(where: { $0.isExecutable == executable }) ?? candidates.first {
-                desired.append((match, path))
-            } else if modificationTime(info) >= since {
-                partial.append(path)
+                found.desired.append((match, change.path))
             } else {
-                foreign.append(path)
+                found.neither(change.path, info, since: since)
             }
         }
-        if !foreign.isEmpty {
-            throw WorkTreeMoveRefusal(
-                reason: "an interrupted move from \(plan.from?.short ?? "nothing") to \(plan.to.short) left paths that match neither commit",
-                paths: foreign.sorted(),
-                hint: "these are your changes: save them elsewhere and remove them, then run the command again to finish the move")
-        }
-        try savePartial(partial, repository: repository, plan: plan)
+        return found
+    }
+
+    /// Makes the index say what each path holds, where it does not already (`git update-index --index-info`).
+    private static func stage(_ desired: [(entry: MoveChange.Entry?, path: String)], in index: IndexHandle, plan: MovePlan) throws {
         var records = Data()
         for (entry, path) in desired {
             let staged = git_index_get_bypath(index.pointer, path, 0)
@@ -96,7 +115,6 @@ enum GitMove {
         if !records.isEmpty {
             try GitCommand(arguments: ["update-index", "-z", "--index-info"], directory: plan.workdir, input: records).run()
         }
-        try readTree(plan)
     }
 
     /// The index's stat data refreshed first, as `git checkout` refreshes it (`read-tree` alone takes a file whose

@@ -86,6 +86,14 @@ public enum Pinner {
         return plans
     }
 
+    /// What one requirement of a file comes to: nothing to say, a finding, or a finding and the pin that fixes it.
+    private enum RequirementOutcome {
+        case skip
+        case report(PinFinding)
+        case pin(PinFinding, PinRequest)
+    }
+
+    /// The pin plan of one spec file of `module`: the finding of each requirement to report, and the bytes with the pins applied.
     static func plan(_ file: SpecFile, of module: WorkspaceSpecs.ModuleSpecs, specs: WorkspaceSpecs, versions: [String: String]) -> FilePinPlan {
         let path = Workspace.displayPath(of: file.url)
         var findings: [PinFinding] = []
@@ -94,98 +102,126 @@ public enum Pinner {
         var findingOfPin: [Int: Int] = [:]
         let ignored = IgnoreComments(file.bytes, fileKind: file.kind)
         for requirement in file.requirements {
-            let pod = specs.pod(for: requirement)
-            let target = specs.module(for: requirement, in: file)
-            var targetVersion = target.flatMap { versions[$0] }
-            if let pod, pod.module == target {
-                // A pod of a module with several podspecs is a dependency of its own, at its own podspec's version.
-                if pod.file == file.url { continue }   // a subspec of the file's own pod
-                targetVersion = pod.version ?? targetVersion
-            } else if target == module.module.name {
-                continue   // a subspec of the module itself
-            }
-            if requirement.isOwnVersion, target == module.module.name {
-                continue   // `"#{s.version}"` on a pod released with this one, in the same module: exact by construction
-            }
-            if ignored.silence(requirement) { continue }
-            var finding = PinFinding(kind: .loose, module: module.module.name, path: path, line: requirement.span.line,
-                                     dependency: pod?.name ?? target ?? displayName(of: requirement), requirement: requirement.rawText)
-            if requirement.constraint.isLoose && !requirement.rewritable && !requirement.pinsToRevision {
-                // Computed in code modkit cannot see: reported once, whatever version would be known.
-                finding.kind = .unrewritable
-                finding.reason = requirement.reason
+            switch outcome(of: requirement, in: file, path: path, of: module, specs: specs, versions: versions, ignored: ignored) {
+            case .skip:
+                continue
+            case .report(let finding):
                 findings.append(finding)
-                continue
-            }
-            switch requirement.constraint {
-            case .revision:
-                continue
-            case .path:
-                finding.kind = .path
-                findings.append(finding)
-                continue
-            case .exact(let current):
-                guard target != nil, let version = targetVersion, current != version else { continue }
-                finding.kind = .stale
-                finding.version = version
-            case .branch where requirement.pinsToRevision && (target == nil || requirement.origin == .git && requirement.fileKind == .podfile):
-                guard let commit = module.resolved.revision(for: requirement) else {
-                    finding.kind = .unresolved
-                    finding.reason = "no lock file records its commit (Podfile.lock CHECKOUT OPTIONS, Package.resolved); resolve it, then pin"
-                    findings.append(finding)
-                    continue
-                }
-                finding.version = commit
-                pins.append(PinRequest(requirement: requirement, version: commit, asRevision: true))
+            case .pin(let finding, let pin):
+                pins.append(pin)
                 findingOfPin[requirement.span.range.lowerBound] = findings.count
                 findings.append(finding)
-                continue
-            case .range, .branch, .unconstrained:
-                let version = target != nil ? targetVersion : module.resolved.version(for: requirement)
-                guard let version else {
-                    finding.kind = .unresolved
-                    finding.reason = target != nil
-                        ? "\(pod?.name ?? target!) has no version (set version: in modkit.yml, s.version or a VERSION file)"
-                        : "it is not a workspace module and no lock file resolves it"
-                    findings.append(finding)
-                    continue
-                }
-                finding.version = version
-                if requirement.admits(version) == false {
-                    finding.reason = "\(version) lies outside the requirement's own range"
-                }
-            }
-            if !requirement.rewritable {
-                finding.kind = .unrewritable
-                finding.reason = requirement.reason
-            } else {
-                pins.append(PinRequest(requirement: requirement, version: finding.version!))
-                findingOfPin[requirement.span.range.lowerBound] = findings.count
-            }
-            findings.append(finding)
-        }
-        var newBytes = file.bytes
-        if !pins.isEmpty {
-            do {
-                let plan = try SpecRewriter.plan(file.bytes, pins: pins)
-                newBytes = plan.newBytes
-                for skipped in plan.skipped {
-                    if let index = findingOfPin[skipped.request.requirement.span.range.lowerBound] {
-                        findings[index].kind = .unrewritable
-                        findings[index].reason = skipped.reason
-                    }
-                }
-            } catch {
-                // The file is left as it is, and every requirement it would have pinned says why (never "already pinned").
-                for pin in pins {
-                    if let index = findingOfPin[pin.requirement.span.range.lowerBound] {
-                        findings[index].kind = .unrewritable
-                        findings[index].reason = "the rewrite could not be planned: \(ErrorText.describe(error))"
-                    }
-                }
             }
         }
+        let newBytes = rewrite(file, pins: pins, findings: &findings, findingOfPin: findingOfPin)
         return FilePinPlan(url: file.url, path: path, oldBytes: file.bytes, newBytes: newBytes, findings: findings)
+    }
+
+    /// What a requirement depends on: a pod of the workspace, a workspace module, and the version it is at in the workspace.
+    private struct Target {
+        var pod: WorkspaceSpecs.Pod?
+        var module: String?
+        var version: String?
+    }
+
+    /// The requirement's target; nil for one the file's own module satisfies (its own pod, a subspec, its own version) or
+    /// one an ignore comment silences.
+    private static func target(of requirement: Requirement, in file: SpecFile, of module: WorkspaceSpecs.ModuleSpecs, specs: WorkspaceSpecs,
+                               versions: [String: String], ignored: IgnoreComments) -> Target? {
+        let pod = specs.pod(for: requirement)
+        let target = specs.module(for: requirement, in: file)
+        var targetVersion = target.flatMap { versions[$0] }
+        if let pod, pod.module == target {
+            // A pod of a module with several podspecs is a dependency of its own, at its own podspec's version.
+            if pod.file == file.url { return nil }   // a subspec of the file's own pod
+            targetVersion = pod.version ?? targetVersion
+        } else if target == module.module.name {
+            return nil   // a subspec of the module itself
+        }
+        if requirement.isOwnVersion, target == module.module.name {
+            return nil   // `"#{s.version}"` on a pod released with this one, in the same module: exact by construction
+        }
+        if ignored.silence(requirement) { return nil }
+        return Target(pod: pod, module: target, version: targetVersion)
+    }
+
+    /// Classifies one requirement: skipped (see `target`, and revisions, exact and current), a finding to report, or one
+    /// to pin to the workspace module's version, the lock file's version or the locked commit.
+    private static func outcome(of requirement: Requirement, in file: SpecFile, path: String, of module: WorkspaceSpecs.ModuleSpecs,
+                                specs: WorkspaceSpecs, versions: [String: String], ignored: IgnoreComments) -> RequirementOutcome {
+        guard let dependency = target(of: requirement, in: file, of: module, specs: specs, versions: versions, ignored: ignored) else { return .skip }
+        let pod = dependency.pod, target = dependency.module, targetVersion = dependency.version
+        var finding = PinFinding(kind: .loose, module: module.module.name, path: path, line: requirement.span.line,
+                                 dependency: pod?.name ?? target ?? displayName(of: requirement), requirement: requirement.rawText)
+        if requirement.constraint.isLoose && !requirement.rewritable && !requirement.pinsToRevision {
+            // Computed in code modkit cannot see: reported once, whatever version would be known.
+            finding.kind = .unrewritable
+            finding.reason = requirement.reason
+            return .report(finding)
+        }
+        switch requirement.constraint {
+        case .revision:
+            return .skip
+        case .path:
+            finding.kind = .path
+            return .report(finding)
+        case .exact(let current):
+            guard target != nil, let version = targetVersion, current != version else { return .skip }
+            finding.kind = .stale
+            finding.version = version
+        case .branch where requirement.pinsToRevision && (target == nil || requirement.origin == .git && requirement.fileKind == .podfile):
+            guard let commit = module.resolved.revision(for: requirement) else {
+                finding.kind = .unresolved
+                finding.reason = "no lock file records its commit (Podfile.lock CHECKOUT OPTIONS, Package.resolved); resolve it, then pin"
+                return .report(finding)
+            }
+            finding.version = commit
+            return .pin(finding, PinRequest(requirement: requirement, version: commit, asRevision: true))
+        case .range, .branch, .unconstrained:
+            let version = target != nil ? targetVersion : module.resolved.version(for: requirement)
+            guard let version else {
+                finding.kind = .unresolved
+                finding.reason = target != nil
+                    ? "\(pod?.name ?? target!) has no version (set version: in modkit.yml, s.version or a VERSION file)"
+                    : "it is not a workspace module and no lock file resolves it"
+                return .report(finding)
+            }
+            finding.version = version
+            if requirement.admits(version) == false {
+                finding.reason = "\(version) lies outside the requirement's own range"
+            }
+        }
+        guard requirement.rewritable else {
+            finding.kind = .unrewritable
+            finding.reason = requirement.reason
+            return .report(finding)
+        }
+        return .pin(finding, PinRequest(requirement: requirement, version: finding.version!))
+    }
+
+    /// The file's bytes with `pins` applied; a pin the rewriter skips (or every pin, when the rewrite cannot be planned and
+    /// the file is left as it is) turns its finding unrewritable, with the reason.
+    private static func rewrite(_ file: SpecFile, pins: [PinRequest], findings: inout [PinFinding], findingOfPin: [Int: Int]) -> [UInt8] {
+        guard !pins.isEmpty else { return file.bytes }
+        do {
+            let plan = try SpecRewriter.plan(file.bytes, pins: pins)
+            for skipped in plan.skipped {
+                if let index = findingOfPin[skipped.request.requirement.span.range.lowerBound] {
+                    findings[index].kind = .unrewritable
+                    findings[index].reason = skipped.reason
+                }
+            }
+            return plan.newBytes
+        } catch {
+            // The file is left as it is, and every requirement it would have pinned says why (never "already pinned").
+            for pin in pins {
+                if let index = findingOfPin[pin.requirement.span.range.lowerBound] {
+                    findings[index].kind = .unrewritable
+                    findings[index].reason = "the rewrite could not be planned: \(ErrorText.describe(error))"
+                }
+            }
+            return file.bytes
+        }
     }
 
     /// The dependency's short name for messages: a pod name, or a package's identity.

@@ -85,12 +85,37 @@ public enum DevelopJournal {
         let entry = try JSONDecoder().decode(Entry.self, from: data)
         try manager.createDirectory(at: store.originals, withIntermediateDirectories: true)
         try manager.createDirectory(at: store.written, withIntermediateDirectories: true)
-        for key in entry.originals where manager.fileExists(atPath: journal.appendingPathComponent("originals/\(key)").path) {
-            let content = try Data(contentsOf: journal.appendingPathComponent("originals/\(key)"))
+        try keepOriginals(entry, in: store)
+        try writeFiles(entry, in: store)
+        let outcome = try runSwiftSteps(entry, in: store, swift: swift)
+        if outcome.state.isEmpty {
+            try? manager.removeItem(at: store.stateFile)
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try AtomicFile.write(try encoder.encode(outcome.state), to: store.stateFile)
+        }
+        removeUnneededBytes(in: store, state: outcome.state)
+        try manager.removeItem(at: journal.appendingPathComponent("journal.json"))
+        try manager.removeItem(at: journal)
+        return outcome
+    }
+
+    /// Copies the original bytes the journal keeps into the store's `originals/`, where they differ.
+    private static func keepOriginals(_ entry: Entry, in store: DevelopStore) throws {
+        let manager = FileManager.default
+        for key in entry.originals where manager.fileExists(atPath: store.journal.appendingPathComponent("originals/\(key)").path) {
+            let content = try Data(contentsOf: store.journal.appendingPathComponent("originals/\(key)"))
             if manager.contents(atPath: store.originals.appendingPathComponent(key).path) != content {
                 try AtomicFile.write(content, to: store.originals.appendingPathComponent(key))
             }
         }
+    }
+
+    /// Gives each consumer file the bytes the journal holds for it (or removes it), and records the bytes of overridden
+    /// files in `written/`.
+    private static func writeFiles(_ entry: Entry, in store: DevelopStore) throws {
+        let manager = FileManager.default
         let overridden = Set(entry.state.files.map(\.path))
         for write in entry.writes {
             let key = DevelopState.key(write.path)
@@ -101,13 +126,18 @@ public enum DevelopJournal {
                 try removeCreated(url)
                 continue
             }
-            let content = try Data(contentsOf: journal.appendingPathComponent("files/\(key)"))
+            let content = try Data(contentsOf: store.journal.appendingPathComponent("files/\(key)"))
             if manager.contents(atPath: url.path) != content {
                 try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try AtomicFile.write(content, to: url)
             }
             if overridden.contains(write.path) { try AtomicFile.write(content, to: store.written.appendingPathComponent(key)) }
         }
+    }
+
+    /// Runs the SwiftPM steps through `swift`; a failed edit is left out of the state.
+    private static func runSwiftSteps(_ entry: Entry, in store: DevelopStore, swift: (SwiftStep) -> String?) throws -> Outcome {
+        let manager = FileManager.default
         var outcome = Outcome(state: entry.state)
         for step in entry.swift {
             if let failure = swift(step) {
@@ -117,7 +147,7 @@ public enum DevelopJournal {
             if !step.edit && step.restores {
                 // SwiftPM rewrote or created Package.resolved while the override was on: back to the bytes from before.
                 let resolved = store.url(of: step.package).appendingPathComponent(SpecFileName.packageResolved)
-                let saved = journal.appendingPathComponent("files/\(DevelopState.resolvedKey(step.package))")
+                let saved = store.journal.appendingPathComponent("files/\(DevelopState.resolvedKey(step.package))")
                 if step.hadResolved, let content = manager.contents(atPath: saved.path) {
                     if manager.contents(atPath: resolved.path) != content { try AtomicFile.write(content, to: resolved) }
                 } else if !step.hadResolved {
@@ -125,24 +155,18 @@ public enum DevelopJournal {
                 }
             }
         }
-        if outcome.state.isEmpty {
-            try? manager.removeItem(at: store.stateFile)
-        } else {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            try AtomicFile.write(try encoder.encode(outcome.state), to: store.stateFile)
-        }
-        // Bytes no longer needed: files no longer overridden, Package.resolved of packages no longer edited.
-        var needed = Set(outcome.state.files.map { DevelopState.key($0.path) })
-        for package in outcome.state.packages where package.hadResolved { needed.insert(DevelopState.resolvedKey(package.path)) }
+        return outcome
+    }
+
+    /// Bytes no longer needed: files no longer overridden, Package.resolved of packages no longer edited.
+    private static func removeUnneededBytes(in store: DevelopStore, state: DevelopState) {
+        var needed = Set(state.files.map { DevelopState.key($0.path) })
+        for package in state.packages where package.hadResolved { needed.insert(DevelopState.resolvedKey(package.path)) }
         for folder in [store.originals, store.written] {
-            for name in (try? manager.contentsOfDirectory(atPath: folder.path)) ?? [] where !needed.contains(name) {
-                try? manager.removeItem(at: folder.appendingPathComponent(name))
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where !needed.contains(name) {
+                try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
             }
         }
-        try manager.removeItem(at: journal.appendingPathComponent("journal.json"))
-        try manager.removeItem(at: journal)
-        return outcome
     }
 
     /// Removes a file `develop` created, and its folder when that is left empty (a folder holding anything else, such as

@@ -17,7 +17,17 @@ extension GuardGenerator {
         if !dependencies.isEmpty {
             lines += Set(dependencies.map(\.name)).sorted().map { "import \($0)" } + [""]
         }
-        lines += [
+        lines += swiftVersionDeclarations(module: m, version: v)
+        if !dependencies.isEmpty {
+            lines += swiftDependencyChecks(module: m, version: v, dependencies: dependencies)
+        }
+        lines.append("")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The module's own part: version constants, its marker, and its version spelled as types.
+    private static func swiftVersionDeclarations(module m: String, version v: SemanticVersion) -> [String] {
+        var lines = [
             "/// The version of \(m) this source was built as.",
             "public enum \(m)ModuleVersion {",
             "    public static let major = \(v.major)",
@@ -41,57 +51,61 @@ extension GuardGenerator {
         ]
         lines += characterDeclarations.map { "    " + $0 }
         lines.append("}")
-        if !dependencies.isEmpty {
-            lines += ["", "/// Fails the build when a dependency is not the version \(m) \(GuardVersion.text(v)) was guarded against."]
-            lines.append("private enum \(m)DependencyVersionChecks {")
+        return lines
+    }
+
+    /// The checks of the dependencies' versions: one pair of overloads each, the protocols whose unavailable
+    /// conformances carry the messages, and the spellings the checks accept.
+    private static func swiftDependencyChecks(module m: String, version v: SemanticVersion, dependencies: [GuardDependency]) -> [String] {
+        var lines = [
+            "",
+            "/// Fails the build when a dependency is not the version \(m) \(GuardVersion.text(v)) was guarded against.",
+            "private enum \(m)DependencyVersionChecks {",
+            "    /// What an accepting overload returns: it meets every requirement below.",
+            "    enum Accepted: \(dependencies.map { requirementProtocol(module: m, dependency: $0.name) }.joined(separator: ", ")) {}",
+        ]
+        var rangeDeclarations: [String] = []
+        for dependency in dependencies {
+            let d = dependency.name
+            let guardType = "\(d)ModuleVersionGuard"
             lines += [
-                "    /// What an accepting overload returns: it meets every requirement below.",
-                "    enum Accepted: \(dependencies.map { requirementProtocol(module: m, dependency: $0.name) }.joined(separator: ", ")) {}",
+                "",
+                "    // \(d) \(GuardVersion.text(dependency.version))\(dependency.mode == .exact ? "" : " (\(dependency.mode.rawValue))")",
+                "    static func require\(d)<Found>(_: Found.Type) -> \(guardType).Marker.Type { \(guardType).Marker.self }",
             ]
-            var rangeDeclarations: [String] = []
-            for dependency in dependencies {
-                let d = dependency.name
-                let guardType = "\(d)ModuleVersionGuard"
-                lines += [
-                    "",
-                    "    // \(d) \(GuardVersion.text(dependency.version))\(dependency.mode == .exact ? "" : " (\(dependency.mode.rawValue))")",
-                    "    static func require\(d)<Found>(_: Found.Type) -> \(guardType).Marker.Type { \(guardType).Marker.self }",
-                ]
-                if dependency.mode == .exact {
-                    lines.append("    static func require\(d)(_: \(guardType).RequiredBy\(m).Type) -> Accepted.Type { Accepted.self }")
-                } else {
-                    let check = rangeCheck(module: m, dependency: dependency)
-                    lines += check.overloads
-                    rangeDeclarations += check.declarations
-                }
-                lines.append("    static func accept\(d)<Version: \(requirementProtocol(module: m, dependency: d))>(_: Version.Type) {}")
+            if dependency.mode == .exact {
+                lines.append("    static func require\(d)(_: \(guardType).RequiredBy\(m).Type) -> Accepted.Type { Accepted.self }")
+            } else {
+                let check = rangeCheck(module: m, dependency: dependency)
+                lines += check.overloads
+                rangeDeclarations += check.declarations
             }
-            lines += ["", "    static func check() {"]
-            lines += dependencies.map { "        accept\($0.name)(require\($0.name)(\($0.name)ModuleVersionGuard.Current.self))" }
-            lines += ["    }", "}"]
-            for dependency in dependencies {
-                let d = dependency.name
-                lines += [
-                    "",
-                    "/// \(m)'s requirement on \(d): a refused version's marker meets it only as an unavailable conformance, whose message is the error.",
-                    "fileprivate protocol \(requirementProtocol(module: m, dependency: d)) {}",
-                    "@available(*, unavailable, message: \"\(requirement(module: m, version: v, dependency: dependency)), not this version. \(advice)\")",
-                    "extension \(d)ModuleVersionGuard.Marker: \(requirementProtocol(module: m, dependency: d)) {}",
-                ]
-            }
-            if !rangeDeclarations.isEmpty { lines += [""] + rangeDeclarations }
-            for dependency in dependencies where dependency.mode == .exact {
-                lines += [
-                    "",
-                    "extension \(dependency.name)ModuleVersionGuard {",
-                    "    /// \(dependency.name) \(GuardVersion.text(dependency.version)), the version \(m) requires.",
-                    "    fileprivate typealias RequiredBy\(m) = \(spelling(dependency.version))",
-                    "}",
-                ]
-            }
+            lines.append("    static func accept\(d)<Version: \(requirementProtocol(module: m, dependency: d))>(_: Version.Type) {}")
         }
-        lines.append("")
-        return lines.joined(separator: "\n")
+        lines += ["", "    static func check() {"]
+        lines += dependencies.map { "        accept\($0.name)(require\($0.name)(\($0.name)ModuleVersionGuard.Current.self))" }
+        lines += ["    }", "}"]
+        for dependency in dependencies {
+            let d = dependency.name
+            lines += [
+                "",
+                "/// \(m)'s requirement on \(d): a refused version's marker meets it only as an unavailable conformance, whose message is the error.",
+                "fileprivate protocol \(requirementProtocol(module: m, dependency: d)) {}",
+                "@available(*, unavailable, message: \"\(requirement(module: m, version: v, dependency: dependency)), not this version. \(advice)\")",
+                "extension \(d)ModuleVersionGuard.Marker: \(requirementProtocol(module: m, dependency: d)) {}",
+            ]
+        }
+        if !rangeDeclarations.isEmpty { lines += [""] + rangeDeclarations }
+        for dependency in dependencies where dependency.mode == .exact {
+            lines += [
+                "",
+                "extension \(dependency.name)ModuleVersionGuard {",
+                "    /// \(dependency.name) \(GuardVersion.text(dependency.version)), the version \(m) requires.",
+                "    fileprivate typealias RequiredBy\(m) = \(spelling(dependency.version))",
+                "}",
+            ]
+        }
+        return lines
     }
 
     /// The file-private protocol a dependency's version must meet, e.g. `FeatureAcceptsCoreVersion`; the error names it.

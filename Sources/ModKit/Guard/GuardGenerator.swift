@@ -119,33 +119,38 @@ public enum GuardGenerator {
             ]
         }
         for dependency in spec.sortedDependencies where dependency.languages.contains(.c) {
-            let d = dependency.name
-            let file = fileName(module: d, language: .c)
-            let foundMacros = cFoundMacros(dependency)
-            let found = "\(d) " + foundMacros.joined(separator: ".")
-            lines += [
-                "",
-                "/* \(d) \(GuardVersion.text(dependency.version)) */",
-                "#if defined(__has_include)",
-                "#  if __has_include(<\(d)/\(file)>)",
-                "#    include <\(d)/\(file)>",
-                "#  else",
-                "#    include \"\(file)\"",
-                "#  endif",
-                "#else",
-                "#  include \"\(file)\"",
-                "#endif",
-                "#if \(cMismatch(dependency))",
-                // `#pragma GCC error` is gcc 4.8's; an older gcc ignores it, so it gets the #error (clang says it is gcc 4.2).
-                "#  if (defined(__clang__) || __GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 8)) && \(foundMacros.map { "defined(\($0))" }.joined(separator: " && "))",
-                "_Pragma(\(cStringMacro)(GCC error \(cStringMacro)(\(mismatchMessage(module: m, version: v, dependency: dependency, found: found)))))",
-                "#  else",
-                "#    error \"\(mismatchMessage(module: m, version: v, dependency: dependency, found: cFoundWithoutVersion(dependency)))\"",
-                "#  endif",
-                "#endif",
-            ]
+            lines += cDependencyCheck(dependency, module: m, version: v)
         }
         lines += ["", "#endif /* \(includeGuard) */", ""]
         return lines.joined(separator: "\n")
+    }
+
+    /// The include of one dependency's header and the error when the version found there does not satisfy its guard mode.
+    private static func cDependencyCheck(_ dependency: GuardDependency, module m: String, version v: SemanticVersion) -> [String] {
+        let d = dependency.name
+        let file = fileName(module: d, language: .c)
+        let foundMacros = cFoundMacros(dependency)
+        let found = "\(d) " + foundMacros.joined(separator: ".")
+        return [
+            "",
+            "/* \(d) \(GuardVersion.text(dependency.version)) */",
+            "#if defined(__has_include)",
+            "#  if __has_include(<\(d)/\(file)>)",
+            "#    include <\(d)/\(file)>",
+            "#  else",
+            "#    include \"\(file)\"",
+            "#  endif",
+            "#else",
+            "#  include \"\(file)\"",
+            "#endif",
+            "#if \(cMismatch(dependency))",
+            // `#pragma GCC error` is gcc 4.8's; an older gcc ignores it, so it gets the #error (clang says it is gcc 4.2).
+            "#  if (defined(__clang__) || __GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 8)) && \(foundMacros.map { "defined(\($0))" }.joined(separator: " && "))",
+            "_Pragma(\(cStringMacro)(GCC error \(cStringMacro)(\(mismatchMessage(module: m, version: v, dependency: dependency, found: found)))))",
+            "#  else",
+            "#    error \"\(mismatchMessage(module: m, version: v, dependency: dependency, found: cFoundWithoutVersion(dependency)))\"",
+            "#  endif",
+            "#endif",
+        ]
     }
 }

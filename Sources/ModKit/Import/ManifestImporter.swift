@@ -65,6 +65,27 @@ public enum ManifestImporter {
 
     /// Rebases paths onto the workspace root, keeps only modules modkit can hold, reads exact commits, and picks names, url-base and default revision.
     static func finish(_ result: inout ImportResult, workspaceRoot: URL, exact: Bool) {
+        var kept = keptModules(of: &result, workspaceRoot: workspaceRoot, exact: exact)
+        assignNames(&kept)
+        result.modules = kept
+        var outside: [Diagnostic] = []
+        result.imports = followedImports(result.imports, modules: kept, workspaceRoot: workspaceRoot, outside: &outside)
+        result.warnings += outside
+        result.warnings = inFileOrder(result.warnings)
+
+        if result.urlBase == nil { result.urlBase = commonParent(kept.map(\.url)) }
+        let revisions = kept.compactMap(\.revision)
+        if let declared = result.defaultRevision, revisions.contains(declared) {
+            // keep the manifest's own default when modules still follow it
+        } else {
+            let shared = ManifestWriter.mostCommon(revisions.filter { !ImportedRevision.isCommit($0) })
+            result.defaultRevision = shared.flatMap { candidate in revisions.filter { $0 == candidate }.count >= 2 ? candidate : nil }
+        }
+    }
+
+    /// The modules modkit can hold, with paths relative to the workspace root (and, with `exact`, at the commit checked
+    /// out); each one left out is named in a warning added to `result`.
+    private static func keptModules(of result: inout ImportResult, workspaceRoot: URL, exact: Bool) -> [ImportedModule] {
         var kept: [ImportedModule] = []
         var keptPaths = PathNesting()  // the paths of `kept`, by index
         for var module in result.modules {
@@ -105,12 +126,16 @@ public enum ManifestImporter {
             keptPaths.add(module.path, index: kept.count)
             kept.append(module)
         }
-        assignNames(&kept)
-        result.modules = kept
-        let names = Dictionary(kept.map { ($0.sourceName, $0.name) }, uniquingKeysWith: { first, _ in first })
+        return kept
+    }
+
+    /// The imports still followed: one of a kept module, under its modkit name, or a `self: import` file inside the
+    /// workspace, made relative to its root; each file outside is named in `outside`.
+    private static func followedImports(_ imports: [ManifestImport], modules: [ImportedModule], workspaceRoot: URL,
+                                        outside: inout [Diagnostic]) -> [ManifestImport] {
+        let names = Dictionary(modules.map { ($0.sourceName, $0.name) }, uniquingKeysWith: { first, _ in first })
         let rootPrefix = workspaceRoot.path.hasSuffix("/") ? workspaceRoot.path : workspaceRoot.path + "/"
-        var outside: [Diagnostic] = []
-        result.imports = result.imports.compactMap { entry in
+        return imports.compactMap { entry in
             var entry = entry
             if let project = entry.module {
                 guard let name = names[project] else { return nil }
@@ -122,17 +147,6 @@ public enum ManifestImporter {
                 return nil
             }
             return entry
-        }
-        result.warnings += outside
-        result.warnings = inFileOrder(result.warnings)
-
-        if result.urlBase == nil { result.urlBase = commonParent(kept.map(\.url)) }
-        let revisions = kept.compactMap(\.revision)
-        if let declared = result.defaultRevision, revisions.contains(declared) {
-            // keep the manifest's own default when modules still follow it
-        } else {
-            let shared = ManifestWriter.mostCommon(revisions.filter { !ImportedRevision.isCommit($0) })
-            result.defaultRevision = shared.flatMap { candidate in revisions.filter { $0 == candidate }.count >= 2 ? candidate : nil }
         }
     }
 

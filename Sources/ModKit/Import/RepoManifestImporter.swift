@@ -30,9 +30,43 @@ enum RepoManifestImporter {
         "include": ["name", "groups"],
     ]
 
+    /// The remotes and the `<default>` the manifest declares.
+    private struct Remotes {
+        var byName: [String: Remote] = [:]
+        var defaultRemote: String?
+        var defaultRevision: String?
+    }
+
     static func read(_ source: ImportSource) throws(ManifestError) -> ImportResult {
         var problems = ImportProblems()
         let checkout = RepoCheckout(manifest: source)
+        let (elements, merged) = try expandedElements(source, checkout: checkout, problems: &problems)
+        let remotes = readRemotes(elements, problems: &problems)
+        let (table, declaredAny) = declareProjects(elements, problems: &problems)
+        let projects = table.projects
+        let manifestURL = manifestRepositoryURL(in: checkout?.manifests ?? source.url.deletingLastPathComponent())
+        let fetchURLs = resolvedFetchURLs(remotes, usedBy: projects, manifestURL: manifestURL, problems: &problems)
+        let modules = importedModules(projects, remotes: remotes, fetchURLs: fetchURLs, problems: &problems)
+        if !declaredAny {
+            problems.error("\(source.displayPath) declares no <project>\(merged.isEmpty ? "" : " (nor do the local manifests merged with it)")",
+                           in: source, line: 1,
+                           hint: "import the manifest that declares the projects (e.g. default.xml), not one that only extends or removes them")
+        }
+        try problems.throwIfFailed()
+        let urlBase = remotes.defaultRemote.flatMap { fetchURLs[$0] }
+        var result = ImportResult(format: .repo, source: source.displayPath, modules: modules,
+                                  defaultRevision: remotes.defaultRevision.map(ImportedRevision.normalize), urlBase: urlBase, warnings: problems.warnings)
+        // repo syncs every project except those in 'notdefault' unless asked for other groups.
+        if modules.contains(where: { $0.groups.contains("notdefault") }) { result.defaultGroups = ["-notdefault"] }
+        result.mergedFiles = merged
+        result.baseDirectory = checkout?.top
+        return result
+    }
+
+    /// The elements of the manifest with its includes expanded, then those of the local manifests of a `.repo` checkout
+    /// (whose display paths are returned as the files merged).
+    private static func expandedElements(_ source: ImportSource, checkout: RepoCheckout?,
+                                         problems: inout ImportProblems) throws(ManifestError) -> (elements: [Located], merged: [String]) {
         var includes = RepoIncludes(directory: checkout?.manifests ?? source.url.deletingLastPathComponent(),
                                     displayDirectory: checkout?.manifestsDisplay ?? DisplayPath.parent(of: source.displayPath))
         var elements = try includes.expand(source, problems: &problems)
@@ -46,10 +80,12 @@ enum RepoManifestImporter {
                 merged.append(shown)
             }
         }
+        return (elements, merged)
+    }
 
-        var remotes: [String: Remote] = [:]
-        var defaultRemote: String?
-        var defaultRevision: String?
+    /// The first pass: `<remote>` and `<default>` (and every element's attributes modkit does not carry over).
+    private static func readRemotes(_ elements: [Located], problems: inout ImportProblems) -> Remotes {
+        var remotes = Remotes()
         var defaultLine: Int?
         for located in elements {
             let element = located.element, file = located.source
@@ -61,23 +97,27 @@ enum RepoManifestImporter {
                     continue
                 }
                 let remote = Remote(name: name, fetch: fetch, revision: element["revision"], line: element.line, source: file)
-                if let first = remotes[name], first.fetch != fetch || first.revision != remote.revision {
+                if let first = remotes.byName[name], first.fetch != fetch || first.revision != remote.revision {
                     problems.error("remote '\(name)' is declared twice with different attributes (first at \(first.source.displayPath):\(first.line))",
                                    in: file, line: element.line, column: element.column)
                 }
-                remotes[name] = remote
+                remotes.byName[name] = remote
             case "default":
                 if let defaultLine {
                     problems.error("a second <default> (the first is at line \(defaultLine))", in: file, line: element.line, column: element.column)
                 }
                 defaultLine = element.line
-                defaultRemote = element["remote"]
-                defaultRevision = element["revision"]
+                remotes.defaultRemote = element["remote"]
+                remotes.defaultRevision = element["revision"]
             default:
                 break
             }
         }
+        return remotes
+    }
 
+    /// The second pass: projects declared, extended and removed in document order; true when any `<project>` is declared.
+    private static func declareProjects(_ elements: [Located], problems: inout ImportProblems) -> (table: RepoProjectTable, declaredAny: Bool) {
         var table = RepoProjectTable()
         var declaredAny = false
         for located in elements {
@@ -87,21 +127,7 @@ enum RepoManifestImporter {
                 declaredAny = true
                 declare(element, in: file, parent: nil, includeGroups: located.includeGroups, into: &table, problems: &problems)
             case "extend-project":
-                guard let name = element["name"] else {
-                    problems.error("<extend-project> needs a 'name'", in: file, line: element.line, column: element.column)
-                    continue
-                }
-                let changed = table.update(name: name, path: element["path"]) { project in
-                    if let dest = element["dest-path"] { project.path = dest }
-                    if let revision = element["revision"] { project.revision = revision }
-                    if let remote = element["remote"] { project.remote = remote }
-                    for group in splitGroups(element["groups"]) where !project.groups.contains(group) {
-                        project.groups.append(group)
-                    }
-                }
-                if changed == 0 {
-                    problems.warn("<extend-project name=\"\(name)\"> names no project declared before it; ignored", in: file, line: element.line, column: element.column)
-                }
+                extend(element, in: file, table: &table, problems: &problems)
             case "remove-project":
                 guard let name = element["name"] ?? element["path"] else {
                     problems.error("<remove-project> needs a 'name' or 'path'", in: file, line: element.line, column: element.column)
@@ -118,26 +144,54 @@ enum RepoManifestImporter {
                 problems.warn("<\(element.name)> is not carried over", in: file, line: element.line, column: element.column)
             }
         }
+        return (table, declaredAny)
+    }
 
-        let manifestURL = manifestRepositoryURL(in: checkout?.manifests ?? source.url.deletingLastPathComponent())
+    /// `<extend-project>`: changes the projects declared before it with that name (and path, when given).
+    private static func extend(_ element: XMLElementNode, in file: ImportSource, table: inout RepoProjectTable, problems: inout ImportProblems) {
+        guard let name = element["name"] else {
+            problems.error("<extend-project> needs a 'name'", in: file, line: element.line, column: element.column)
+            return
+        }
+        let changed = table.update(name: name, path: element["path"]) { project in
+            if let dest = element["dest-path"] { project.path = dest }
+            if let revision = element["revision"] { project.revision = revision }
+            if let remote = element["remote"] { project.remote = remote }
+            for group in splitGroups(element["groups"]) where !project.groups.contains(group) {
+                project.groups.append(group)
+            }
+        }
+        if changed == 0 {
+            problems.warn("<extend-project name=\"\(name)\"> names no project declared before it; ignored", in: file, line: element.line, column: element.column)
+        }
+    }
+
+    /// The fetch url of each remote a project or the default uses, resolved in declaration order.
+    private static func resolvedFetchURLs(_ remotes: Remotes, usedBy projects: [RepoProjectTable.Project], manifestURL: String?,
+                                          problems: inout ImportProblems) -> [String: String] {
         var fetchURLs: [String: String] = [:]
-        let projects = table.projects
-        let usedRemotes = Set(projects.compactMap { $0.remote ?? defaultRemote })
-        for (name, remote) in remotes.sorted(by: { $0.value.line < $1.value.line }) where usedRemotes.contains(name) || name == defaultRemote {
+        let usedRemotes = Set(projects.compactMap { $0.remote ?? remotes.defaultRemote })
+        for (name, remote) in remotes.byName.sorted(by: { $0.value.line < $1.value.line }) where usedRemotes.contains(name) || name == remotes.defaultRemote {
             fetchURLs[name] = resolvedFetch(remote, manifestURL: manifestURL, problems: &problems)
         }
+        return fetchURLs
+    }
+
+    /// A module for each project whose remote is known.
+    private static func importedModules(_ projects: [RepoProjectTable.Project], remotes: Remotes, fetchURLs: [String: String],
+                                        problems: inout ImportProblems) -> [ImportedModule] {
         var modules: [ImportedModule] = []
         for project in projects {
-            guard let remoteName = project.remote ?? defaultRemote else {
+            guard let remoteName = project.remote ?? remotes.defaultRemote else {
                 problems.error("project '\(project.name)' has no remote and <default> names none", in: project.source, line: project.line)
                 continue
             }
-            guard let base = fetchURLs[remoteName], let remote = remotes[remoteName] else {
-                problems.error("project '\(project.name)' uses remote '\(remoteName)', which is not declared\(DidYouMean.suffix(for: remoteName, among: Array(remotes.keys)))",
+            guard let base = fetchURLs[remoteName], let remote = remotes.byName[remoteName] else {
+                problems.error("project '\(project.name)' uses remote '\(remoteName)', which is not declared\(DidYouMean.suffix(for: remoteName, among: Array(remotes.byName.keys)))",
                                in: project.source, line: project.line)
                 continue
             }
-            let revision = (project.revision ?? remote.revision ?? defaultRevision).map(ImportedRevision.normalize)
+            let revision = (project.revision ?? remote.revision ?? remotes.defaultRevision).map(ImportedRevision.normalize)
             var module = ImportedModule(sourceName: project.name, url: join(base, project.name), path: project.path, revision: revision,
                                         groups: project.groups, location: project.source.location(line: project.line))
             module.preferredName = project.preferredName
@@ -145,20 +199,7 @@ enum RepoManifestImporter {
             module.groups = module.groups.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
             modules.append(module)
         }
-        if !declaredAny {
-            problems.error("\(source.displayPath) declares no <project>\(merged.isEmpty ? "" : " (nor do the local manifests merged with it)")",
-                           in: source, line: 1,
-                           hint: "import the manifest that declares the projects (e.g. default.xml), not one that only extends or removes them")
-        }
-        try problems.throwIfFailed()
-        let urlBase = defaultRemote.flatMap { fetchURLs[$0] }
-        var result = ImportResult(format: .repo, source: source.displayPath, modules: modules,
-                                  defaultRevision: defaultRevision.map(ImportedRevision.normalize), urlBase: urlBase, warnings: problems.warnings)
-        // repo syncs every project except those in 'notdefault' unless asked for other groups.
-        if modules.contains(where: { $0.groups.contains("notdefault") }) { result.defaultGroups = ["-notdefault"] }
-        result.mergedFiles = merged
-        result.baseDirectory = checkout?.top
-        return result
+        return modules
     }
 
     /// Declares a `<project>` and the projects nested in it (repo joins their names and paths onto the parent's).

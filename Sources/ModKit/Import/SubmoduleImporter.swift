@@ -14,6 +14,39 @@ enum SubmoduleImporter {
         var others: [GitConfigEntry] = []
     }
 
+    /// The superproject beside `.gitmodules`: the commits its HEAD records and what relative urls and `branch = .` follow.
+    private struct Superproject {
+        let directory: URL
+        let repository: Repository?
+        /// The commit HEAD records at each gitlink path.
+        private(set) var recorded: [String: OID] = [:]
+        /// Whether HEAD's gitlinks could be read (a repository with a commit).
+        private(set) var gitlinksRead = false
+        /// What relative submodule urls resolve against: the superproject's remote, else its directory.
+        let remoteURL: String
+        let currentBranch: String?
+
+        init(beside source: ImportSource) {
+            directory = source.url.deletingLastPathComponent().standardizedFileURL
+            repository = Repository.isRepository(directory.path) ? try? Repository.open(directory.path) : nil
+            if let repository, let links = try? repository.gitlinks(at: "HEAD") {
+                gitlinksRead = true
+                for link in links { recorded[link.path] = link.commit }
+            }
+            remoteURL = repository.flatMap(superprojectRemoteURL) ?? directory.path
+            currentBranch = repository.flatMap { repo in
+                if case .branch(let name, _)? = try? repo.head() { return name }
+                return nil
+            }
+        }
+
+        /// Why no recorded commits are known; nil when they are.
+        var unreadGitlinks: String? {
+            guard !gitlinksRead else { return nil }
+            return repository == nil ? "\(directory.path) is not the root of a git repository" : "the superproject has no commit yet"
+        }
+    }
+
     static func read(_ source: ImportSource, exact: Bool) throws(ManifestError) -> ImportResult {
         var problems = ImportProblems()
         let config: GitConfigParser
@@ -22,7 +55,33 @@ enum SubmoduleImporter {
         } catch {
             throw ManifestError(diagnostics: [source.diagnostic(.error, "invalid git config: \(error.message)", line: error.line, column: error.column)])
         }
+        let sections = gatherSections(config, source: source, problems: &problems)
+        let superproject = Superproject(beside: source)
+        if let why = superproject.unreadGitlinks {
+            if exact {
+                problems.error(Diagnostic.error("--exact needs the commits the superproject records, but \(why)",
+                                                at: source.location(line: 1), hint: "import next to a committed superproject, or drop --exact"))
+            } else {
+                problems.warn(Diagnostic(severity: .warning, message: "\(why); the recorded submodule commits are not noted",
+                                         location: source.location(line: 1)))
+            }
+        }
+        let modules = sections.compactMap { section in
+            module(of: section, superproject: superproject, exact: exact, source: source, problems: &problems)
+        }
+        let claimed = Set(modules.map(\.path))
+        for (path, commit) in superproject.recorded.sorted(by: { $0.key < $1.key }) where !claimed.contains(path) {
+            problems.warn(Diagnostic(severity: .warning,
+                                     message: "the superproject records a submodule commit at '\(path)' (\(commit.short)) that .gitmodules does not list; no url known, not imported",
+                                     location: source.location(line: 1)))
+        }
+        try problems.throwIfFailed()
+        return ImportResult(format: .submodules, source: source.displayPath, modules: modules, warnings: problems.warnings,
+                            baseDirectory: superproject.directory)
+    }
 
+    /// The `[submodule "name"]` sections in the order they first appear, each with its entries; other sections are warned about.
+    private static func gatherSections(_ config: GitConfigParser, source: ImportSource, problems: inout ImportProblems) -> [Section] {
         var sections: [Section] = []
         // Each section by name, so a .gitmodules of thousands of submodules is read in one pass.
         var sectionIndex: [String: Int] = [:]
@@ -45,95 +104,65 @@ enum SubmoduleImporter {
                 sections[index].others.append(entry)
             }
         }
+        return sections
+    }
 
-        let superproject = source.url.deletingLastPathComponent().standardizedFileURL
-        let repository = Repository.isRepository(superproject.path) ? try? Repository.open(superproject.path) : nil
-        var recorded: [String: OID] = [:]
-        var gitlinksRead = false
-        if let repository {
-            if let links = try? repository.gitlinks(at: "HEAD") {
-                gitlinksRead = true
-                for link in links { recorded[link.path] = link.commit }
-            }
-        }
-        if !gitlinksRead {
-            let why = repository == nil ? "\(superproject.path) is not the root of a git repository" : "the superproject has no commit yet"
-            if exact {
-                problems.error(Diagnostic.error("--exact needs the commits the superproject records, but \(why)",
-                                                at: source.location(line: 1), hint: "import next to a committed superproject, or drop --exact"))
-            } else {
-                problems.warn(Diagnostic(severity: .warning, message: "\(why); the recorded submodule commits are not noted",
-                                         location: source.location(line: 1)))
-            }
-        }
-        let remoteURL = repository.flatMap(superprojectRemoteURL) ?? superproject.path
-        let currentBranch: String? = repository.flatMap { repo in
-            if case .branch(let name, _)? = try? repo.head() { return name }
+    /// The module of one section, or nil (reported) when it has no path or no url; what it cannot carry over is warned about.
+    private static func module(of section: Section, superproject: Superproject, exact: Bool, source: ImportSource,
+                               problems: inout ImportProblems) -> ImportedModule? {
+        let called = "submodule '\(section.name)'"
+        guard let pathEntry = section.values["path"], !pathEntry.value.isEmpty else {
+            problems.error("\(called) has no 'path'", in: source, line: section.line, hint: "add 'path = DIR' to the section")
             return nil
         }
+        guard let urlEntry = section.values["url"], !urlEntry.value.isEmpty else {
+            problems.error("\(called) has no 'url'", in: source, line: section.line, hint: "add 'url = …' to the section")
+            return nil
+        }
+        let path = pathEntry.value
+        var url = urlEntry.value
+        if RelativeURL.isGitRelative(url) { url = RelativeURL.resolveGit(url, against: superproject.remoteURL) }
 
-        var modules: [ImportedModule] = []
-        var claimed: Set<String> = []
-        for section in sections {
-            let called = "submodule '\(section.name)'"
-            guard let pathEntry = section.values["path"], !pathEntry.value.isEmpty else {
-                problems.error("\(called) has no 'path'", in: source, line: section.line, hint: "add 'path = DIR' to the section")
-                continue
-            }
-            guard let urlEntry = section.values["url"], !urlEntry.value.isEmpty else {
-                problems.error("\(called) has no 'url'", in: source, line: section.line, hint: "add 'url = …' to the section")
-                continue
-            }
-            let path = pathEntry.value
-            claimed.insert(path)
-            var url = urlEntry.value
-            if RelativeURL.isGitRelative(url) { url = RelativeURL.resolveGit(url, against: remoteURL) }
-
-            var module = ImportedModule(sourceName: section.name, url: url, path: path,
-                                        location: source.location(line: section.line))
-            var branch = section.values["branch"]?.value
-            if branch == ".", let entry = section.values["branch"] {
-                if let currentBranch {
-                    branch = currentBranch
-                } else {
-                    problems.warn("\(called): 'branch = .' follows the superproject's branch, but HEAD is detached; no branch carried over",
-                                  in: source, line: entry.line, column: entry.column)
-                    branch = nil
-                }
-            }
-            let commit = recorded[path]
-            if exact {
-                if let commit {
-                    module.revision = commit.hex
-                    if let branch { module.notes.append("branch = \(branch) in .gitmodules") }
-                } else if gitlinksRead {
-                    problems.warn("\(called): the superproject records no commit at '\(path)'; \(branch.map { "using branch '\($0)'" } ?? "following the remote's default branch")",
-                                  in: source, line: pathEntry.line, column: pathEntry.column)
-                    module.revision = branch
-                }
-            } else {
+        var module = ImportedModule(sourceName: section.name, url: url, path: path,
+                                    location: source.location(line: section.line))
+        let branch = followedBranch(section, called: called, currentBranch: superproject.currentBranch, source: source, problems: &problems)
+        let commit = superproject.recorded[path]
+        if exact {
+            if let commit {
+                module.revision = commit.hex
+                if let branch { module.notes.append("branch = \(branch) in .gitmodules") }
+            } else if superproject.gitlinksRead {
+                problems.warn("\(called): the superproject records no commit at '\(path)'; \(branch.map { "using branch '\($0)'" } ?? "following the remote's default branch")",
+                              in: source, line: pathEntry.line, column: pathEntry.column)
                 module.revision = branch
-                if let commit { module.notes.append("recorded commit \(commit.hex)") }
             }
-            if let entry = section.values["update"] {
-                warnUpdate(entry, called: called, source: source, problems: &problems)
-            }
-            for entry in section.others {
-                problems.warn("\(called): '\(entry.key) = \(entry.value)' is not carried over", in: source, line: entry.line, column: entry.column,
-                              hint: hint(forKey: entry.key))
-            }
-            if let repository { checkWorkingCopy(of: module, name: section.name, recorded: commit, superproject: superproject,
-                                                 repository: repository, declaredURL: urlEntry, source: source, problems: &problems) }
-            modules.append(module)
+        } else {
+            module.revision = branch
+            if let commit { module.notes.append("recorded commit \(commit.hex)") }
         }
-        for (path, commit) in recorded.sorted(by: { $0.key < $1.key }) where !claimed.contains(path) {
-            problems.warn(Diagnostic(severity: .warning,
-                                     message: "the superproject records a submodule commit at '\(path)' (\(commit.short)) that .gitmodules does not list; no url known, not imported",
-                                     location: source.location(line: 1)))
+        if let entry = section.values["update"] {
+            warnUpdate(entry, called: called, source: source, problems: &problems)
         }
-        try problems.throwIfFailed()
-        return ImportResult(format: .submodules, source: source.displayPath, modules: modules, warnings: problems.warnings,
-                            baseDirectory: superproject)
+        for entry in section.others {
+            problems.warn("\(called): '\(entry.key) = \(entry.value)' is not carried over", in: source, line: entry.line, column: entry.column,
+                          hint: hint(forKey: entry.key))
+        }
+        if let repository = superproject.repository {
+            checkWorkingCopy(of: module, name: section.name, recorded: commit, superproject: superproject.directory,
+                             repository: repository, declaredURL: urlEntry, source: source, problems: &problems)
+        }
+        return module
+    }
+
+    /// `branch =`, where `.` is the superproject's current branch (none, warned about, when its HEAD is detached).
+    private static func followedBranch(_ section: Section, called: String, currentBranch: String?, source: ImportSource,
+                                       problems: inout ImportProblems) -> String? {
+        guard let entry = section.values["branch"] else { return nil }
+        guard entry.value == "." else { return entry.value }
+        if let currentBranch { return currentBranch }
+        problems.warn("\(called): 'branch = .' follows the superproject's branch, but HEAD is detached; no branch carried over",
+                      in: source, line: entry.line, column: entry.column)
+        return nil
     }
 
     /// The url relative submodule urls resolve against: the remote of the current branch, else `origin`.

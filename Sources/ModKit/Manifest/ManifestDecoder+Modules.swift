@@ -29,6 +29,7 @@ extension ManifestDecoder {
         return decoded.map(\.module)
     }
 
+    /// One module entry, each key read on its own, in the order of `moduleKeys`; nil when it has no usable name.
     private mutating func decodeModule(_ item: YAMLNode) -> Decoded? {
         guard let mapping = item.mapping else {
             error("expected a module (a mapping with 'name' and 'path'), found \(item.kindDescription)", at: item.start)
@@ -36,136 +37,151 @@ extension ManifestDecoder {
         }
         let written = mapping["name"]?.string.map { "module '\($0)'" } ?? "a module"
         guard let fields = schema.fields(item, allowed: Self.moduleKeys, in: written) else { return nil }
-        var name: String?
-        var nameMark = mapping.start
-        if let node = fields["name"], let value = schema.string(node, for: "name") {
-            nameMark = node.start
-            if Identifier.isValidModuleName(value) {
-                name = value
-            } else {
-                error("module name '\(value)' is not a package name", at: node.start,
-                      hint: "use letters, digits, '_', '-' and '.', e.g. '\(Self.identifier(from: value))'")
-            }
-        } else if fields["name"] == nil {
-            error("module is missing required key 'name'", at: mapping.start, hint: "add 'name: NAME' (an identifier)")
-        }
-        let called = name.map { "module '\($0)'" } ?? "module"
-
-        var path: String?
-        var pathMark: Mark?
-        if let node = fields["path"], let value = schema.string(node, for: "path") {
-            pathMark = node.start
-            path = checkedPath(value, at: node.start)
-        } else if fields["path"] == nil {
-            error("\(called) is missing required key 'path'", at: mapping.start,
-                  hint: "add 'path: DIR', the module's directory relative to the workspace root")
-        }
-
+        let (name, nameMark) = decodeName(fields)
+        let (path, pathMark) = decodePath(fields, called: name.map { "module '\($0)'" } ?? "module")
         var url: String?
-        if let node = fields["url"], let value = schema.string(node, for: "url") {
-            if case .invalid(let why) = ModuleURL.classify(value) {
-                error("'\(value)' is not a url: \(why)", at: node.start,
-                      hint: "use scheme://host/path, user@host:path, a local path, or a name relative to 'url-base'")
-            } else {
-                url = value
-            }
-        }
+        if let node = fields["url"] { url = decodeURL(node) }
         var revision: String?
         if let node = fields["revision"] { revision = schema.string(node, for: "revision") }
         var groups: [String] = []
-        if let node = fields["groups"] {
-            for (group, mark) in schema.strings(node, for: "groups") {
-                if group.contains(where: { $0.isWhitespace || $0 == "," }) {
-                    error("group name '\(group)' contains white space or ','", at: mark, hint: "list several groups as '[a, b]'")
-                } else if !groups.contains(group) {
-                    groups.append(group)
-                }
-            }
-        }
-        var version: String?
-        var versionLocation: SourceLocation?
-        var versionMark: Mark?
-        if let node = fields["version"], let value = schema.string(node, for: "version") {
-            if SemanticVersion(value, twoParts: true) != nil {
-                version = value
-                versionLocation = location(node.start)
-                versionMark = node.start
-            } else {
-                error("version '\(value)' is not a semantic version", at: node.start,
-                      hint: "write MAJOR.MINOR.PATCH, e.g. '1.0.0', optionally with '-beta.1' or '+build'")
-            }
-        }
+        if let node = fields["groups"] { groups = decodeGroups(node) }
+        var version: (value: String, mark: Mark)?
+        if let node = fields["version"] { version = decodeVersion(node) }
         var test: String?
         if let node = fields["test"] { test = schema.string(node, for: "test") }
         var publish: String?
         if let node = fields["publish"] { publish = schema.string(node, for: "publish") }
         var guardLanguages: [String]?
-        if let node = fields["guard"] {
-            var languages: [String] = []
-            for (language, mark) in schema.strings(node, for: "guard") {
-                if Self.guardLanguages.contains(language) {
-                    if !languages.contains(language) { languages.append(language) }
-                } else {
-                    error("unknown guard language '\(language)'\(DidYouMean.suffix(for: language, among: Self.guardLanguages))", at: mark,
-                          hint: "guard languages: \(Self.guardLanguages.joined(separator: ", "))")
-                }
-            }
-            guardLanguages = languages
-        }
-
+        if let node = fields["guard"] { guardLanguages = decodeGuardLanguages(node) }
         var project: String?
         if let node = fields["project"] { project = schema.string(node, for: "project") }
         var depth: Int?
-        if let node = fields["depth"] {
-            if let value = node.int, value > 0 {
-                depth = value
-            } else {
-                error("expected a positive number of commits for 'depth', found \(node.string.map { "'\($0)'" } ?? node.kindDescription)", at: node.start,
-                      hint: "write e.g. 'depth: 1', or remove the key to fetch the whole history")
-            }
-        }
-
+        if let node = fields["depth"] { depth = decodeDepth(node) }
         var specs: [String]?
-        if let node = fields["specs"] {
-            specs = []
-            for (value, mark) in schema.strings(node, for: "specs") {
-                guard case .success(let relative) = RelativePath.normalize(value), !relative.isEmpty else {
-                    error("spec file '\(value)' must be a path inside the module", at: mark, hint: "write it relative to the module's directory, e.g. 'Example/Podfile'")
-                    continue
-                }
-                guard SpecFileKind(fileName: relative) != nil else {
-                    error("'\(value)' is not a spec file modkit reads", at: mark,
-                          hint: "list *.podspec, *.podspec.json, Podfile, Package.swift, Cartfile or Cartfile.private files")
-                    continue
-                }
-                if !specs!.contains(relative) { specs!.append(relative) }
-            }
-        }
-
-        var implements: String?
-        var implementsMark: Mark?
-        if let node = fields["implements"], let value = schema.string(node, for: "implements") {
-            implements = value
-            implementsMark = node.start
-        }
+        if let node = fields["specs"] { specs = decodeSpecs(node) }
+        var implements: (value: String, mark: Mark)?
+        if let node = fields["implements"], let value = schema.string(node, for: "implements") { implements = (value, node.start) }
         var guardMode: VersionGuardMode?
-        if let node = fields["guard-mode"], let value = schema.string(node, for: "guard-mode") {
-            if let mode = VersionGuardMode(rawValue: value) {
-                guardMode = mode
-            } else {
-                error("unknown guard mode '\(value)'\(DidYouMean.suffix(for: value, among: Self.guardModes))", at: node.start,
-                      hint: "guard modes: \(Self.guardModes.joined(separator: ", "))")
-            }
-        }
+        if let node = fields["guard-mode"] { guardMode = decodeGuardMode(node) }
 
         guard let name else { return nil }
-        var module = Module(name: name, url: url, path: path ?? "", revision: revision, groups: groups, version: version, test: test, publish: publish,
-                            guardLanguages: guardLanguages, project: project, depth: depth, location: location(mapping.start), versionLocation: versionLocation)
+        var module = Module(name: name, url: url, path: path ?? "", revision: revision, groups: groups, version: version?.value, test: test, publish: publish,
+                            guardLanguages: guardLanguages, project: project, depth: depth, location: location(mapping.start),
+                            versionLocation: version.map { location($0.mark) })
         module.specs = specs
-        module.implements = implements
+        module.implements = implements?.value
         module.guardMode = guardMode
         module.pathLocation = pathMark.map(location)
-        return Decoded(module: module, nameMark: nameMark, pathMark: path == nil ? nil : pathMark, implementsMark: implementsMark, versionMark: versionMark)
+        return Decoded(module: module, nameMark: nameMark, pathMark: path == nil ? nil : pathMark, implementsMark: implements?.mark, versionMark: version?.mark)
+    }
+
+    /// `name:` when it is a package name, and where it is written (the module's mapping when it is not written as a string).
+    private mutating func decodeName(_ fields: YAMLFields) -> (name: String?, mark: Mark) {
+        guard let node = fields["name"] else {
+            error("module is missing required key 'name'", at: fields.start, hint: "add 'name: NAME' (an identifier)")
+            return (nil, fields.start)
+        }
+        guard let value = schema.string(node, for: "name") else { return (nil, fields.start) }
+        guard Identifier.isValidModuleName(value) else {
+            error("module name '\(value)' is not a package name", at: node.start,
+                  hint: "use letters, digits, '_', '-' and '.', e.g. '\(Self.identifier(from: value))'")
+            return (nil, node.start)
+        }
+        return (value, node.start)
+    }
+
+    /// `path:` normalised, and where it is written (also when the path itself was refused); `called` names the module.
+    private mutating func decodePath(_ fields: YAMLFields, called: String) -> (path: String?, mark: Mark?) {
+        guard let node = fields["path"] else {
+            error("\(called) is missing required key 'path'", at: fields.start,
+                  hint: "add 'path: DIR', the module's directory relative to the workspace root")
+            return (nil, nil)
+        }
+        guard let value = schema.string(node, for: "path") else { return (nil, nil) }
+        return (checkedPath(value, at: node.start), node.start)
+    }
+
+    private mutating func decodeURL(_ node: YAMLNode) -> String? {
+        guard let value = schema.string(node, for: "url") else { return nil }
+        if case .invalid(let why) = ModuleURL.classify(value) {
+            error("'\(value)' is not a url: \(why)", at: node.start,
+                  hint: "use scheme://host/path, user@host:path, a local path, or a name relative to 'url-base'")
+            return nil
+        }
+        return value
+    }
+
+    /// `groups:` without repeats; a name that would not survive `-g a,b` is reported.
+    private mutating func decodeGroups(_ node: YAMLNode) -> [String] {
+        var groups: [String] = []
+        for (group, mark) in schema.strings(node, for: "groups") {
+            if group.contains(where: { $0.isWhitespace || $0 == "," }) {
+                error("group name '\(group)' contains white space or ','", at: mark, hint: "list several groups as '[a, b]'")
+            } else if !groups.contains(group) {
+                groups.append(group)
+            }
+        }
+        return groups
+    }
+
+    /// `version:` when it is a semantic version (x.y is allowed here; `checkImplements` allows it only for an interface).
+    private mutating func decodeVersion(_ node: YAMLNode) -> (value: String, mark: Mark)? {
+        guard let value = schema.string(node, for: "version") else { return nil }
+        guard SemanticVersion(value, twoParts: true) != nil else {
+            error("version '\(value)' is not a semantic version", at: node.start,
+                  hint: "write MAJOR.MINOR.PATCH, e.g. '1.0.0', optionally with '-beta.1' or '+build'")
+            return nil
+        }
+        return (value, node.start)
+    }
+
+    /// `guard:` — the known languages, without repeats.
+    private mutating func decodeGuardLanguages(_ node: YAMLNode) -> [String] {
+        var languages: [String] = []
+        for (language, mark) in schema.strings(node, for: "guard") {
+            if Self.guardLanguages.contains(language) {
+                if !languages.contains(language) { languages.append(language) }
+            } else {
+                error("unknown guard language '\(language)'\(DidYouMean.suffix(for: language, among: Self.guardLanguages))", at: mark,
+                      hint: "guard languages: \(Self.guardLanguages.joined(separator: ", "))")
+            }
+        }
+        return languages
+    }
+
+    private mutating func decodeDepth(_ node: YAMLNode) -> Int? {
+        if let value = node.int, value > 0 { return value }
+        error("expected a positive number of commits for 'depth', found \(node.string.map { "'\($0)'" } ?? node.kindDescription)", at: node.start,
+              hint: "write e.g. 'depth: 1', or remove the key to fetch the whole history")
+        return nil
+    }
+
+    /// `specs:` — spec files modkit reads, as normalised paths inside the module, without repeats.
+    private mutating func decodeSpecs(_ node: YAMLNode) -> [String] {
+        var specs: [String] = []
+        for (value, mark) in schema.strings(node, for: "specs") {
+            guard case .success(let relative) = RelativePath.normalize(value), !relative.isEmpty else {
+                error("spec file '\(value)' must be a path inside the module", at: mark, hint: "write it relative to the module's directory, e.g. 'Example/Podfile'")
+                continue
+            }
+            guard SpecFileKind(fileName: relative) != nil else {
+                error("'\(value)' is not a spec file modkit reads", at: mark,
+                      hint: "list *.podspec, *.podspec.json, Podfile, Package.swift, Cartfile or Cartfile.private files")
+                continue
+            }
+            if !specs.contains(relative) { specs.append(relative) }
+        }
+        return specs
+    }
+
+    private mutating func decodeGuardMode(_ node: YAMLNode) -> VersionGuardMode? {
+        guard let value = schema.string(node, for: "guard-mode") else { return nil }
+        guard let mode = VersionGuardMode(rawValue: value) else {
+            error("unknown guard mode '\(value)'\(DidYouMean.suffix(for: value, among: Self.guardModes))", at: node.start,
+                  hint: "guard modes: \(Self.guardModes.joined(separator: ", "))")
+            return nil
+        }
+        return mode
     }
 
     /// The normalised path, or nil after reporting why it cannot be a module's directory.

@@ -23,20 +23,7 @@ extension ManifestDecoder {
         schema.refuseUnsupportedTags(in: root)
         guard let fields = schema.fields(root, allowed: Self.topLevelKeys, in: "modkit.yml") else { return nil }
 
-        var schemaVersion = Manifest.supportedSchemaVersion
-        if let node = fields["version"] {
-            if let number = node.int {
-                if number < 1 {
-                    error("schema version \(number) does not exist; write 'version: \(Manifest.supportedSchemaVersion)'", at: node.start)
-                }
-                schemaVersion = number
-            } else {
-                error("expected an integer schema version, found \(node.string.map { "'\($0)'" } ?? node.kindDescription)", at: node.start,
-                      hint: "write 'version: \(Manifest.supportedSchemaVersion)'")
-            }
-        } else {
-            error("missing required key 'version'", at: top.start, hint: "add 'version: \(Manifest.supportedSchemaVersion)' at the top of the file")
-        }
+        let schemaVersion = decodeSchemaVersion(fields)
 
         var workspace = file.standardizedFileURL.deletingLastPathComponent().lastPathComponent
         if let node = fields["workspace"], let value = schema.string(node, for: "workspace") { workspace = value }
@@ -66,6 +53,23 @@ extension ManifestDecoder {
                                 releasePublish: release.publish, file: file, displayPath: displayPath)
         manifest.imports = imports
         return manifest
+    }
+
+    /// `version:`, the schema version; the supported one (after reporting why) when it is missing or not a number.
+    private mutating func decodeSchemaVersion(_ fields: YAMLFields) -> Int {
+        guard let node = fields["version"] else {
+            error("missing required key 'version'", at: fields.start, hint: "add 'version: \(Manifest.supportedSchemaVersion)' at the top of the file")
+            return Manifest.supportedSchemaVersion
+        }
+        guard let number = node.int else {
+            error("expected an integer schema version, found \(node.string.map { "'\($0)'" } ?? node.kindDescription)", at: node.start,
+                  hint: "write 'version: \(Manifest.supportedSchemaVersion)'")
+            return Manifest.supportedSchemaVersion
+        }
+        if number < 1 {
+            error("schema version \(number) does not exist; write 'version: \(Manifest.supportedSchemaVersion)'", at: node.start)
+        }
+        return number
     }
 
     /// `imports:` — each names a repository module and, optionally, the file, an allowlist and a path prefix.

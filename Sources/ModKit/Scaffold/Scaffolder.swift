@@ -10,43 +10,80 @@ public enum Scaffolder {
         let context = TemplateContext(request: request, template: template, manifest: manifest,
                                       gitURL: kind == .repository ? remoteURL(of: request.name, request: request, manifest: manifest) : nil,
                                       problems: &problems)
-        let placeholders = Placeholders(values: context.values)
+        let layout = try Layout(request, template: template, manifest: manifest, kind: kind, context: context, problems: &problems)
+        var (files, allValues) = renderFiles(template, layout: layout, context: context, manifest: manifest, problems: &problems)
+        var seen = Set<String>()
+        for file in files where !seen.insert(file.path).inserted {
+            problems.append(.error("two template files render to the same path '\(file.path)'"))
+        }
+        guard problems.isEmpty else { throw TemplateError(problems) }
 
-        // Names and paths of the modules the template creates.
+        let modules = try newModules(layout, kind: kind, request: request, manifest: manifest, files: &files, problems: &problems)
+        guard problems.isEmpty else { throw TemplateError(problems) }
+
+        let original = try ManifestLoader.textForEditing(manifest.file)
+        let updated = try editedManifest(original, adding: modules, manifest: manifest)
+        let revision = manifest.defaults.revision
+        let branch = revision.flatMap { $0.count == 40 && $0.allSatisfy(\.isHexDigit) ? nil : $0 }
+        return ScaffoldPlan(template: template, modules: modules, files: files, values: allValues, manifestFile: manifest.file,
+                            manifestDisplayPath: manifest.displayPath, originalManifest: original, newManifest: updated,
+                            initialBranch: kind == .repository ? branch : nil, pushes: kind == .repository && request.remote != nil,
+                            ignoredPaths: kind == .repository ? modules.map(\.path) : [], workspaceRoot: manifest.root)
+    }
+
+    /// Names and paths of the modules the template creates, checked against the workspace and each other.
+    private struct Layout {
         var names: [String] = []
+        /// The rendered `implements:` of each module.
         var implements: [String?] = []
-        for spec in template.modules {
-            let name = placeholders.render(spec.name, file: spec.location?.file ?? template.displayPath, firstLine: spec.location?.line ?? 1, problems: &problems)
-            names.append(name)
-            implements.append(spec.implements.map { placeholders.render($0, file: spec.location?.file ?? template.displayPath, firstLine: spec.location?.line ?? 1, problems: &problems) })
-        }
-        for case let interface? in implements where !names.contains(interface) {
-            problems.append(.error("a template module implements '\(interface)', which is not one of the template's modules (\(names.joined(separator: ", ")))", at: template.modules.first?.location))
-        }
-        checkNames([request.name] + names.filter { $0 != request.name }, manifest: manifest, problems: &problems)
-        if template.modules.count > 1, template.modules.contains(where: { $0.folder.isEmpty }) {
-            problems.append(.error("a template with several modules must give each its own 'folder'", at: template.modules[0].location))
-        }
-        let primary = names.firstIndex(of: request.name) ?? 0
-        let primaryPath = try modulePath(request.path, name: request.name, kind: kind, manifest: manifest)
-        let parent = RelativePath.parent(of: primaryPath)
-        let paths = names.indices.map { $0 == primary ? primaryPath : (parent.isEmpty ? names[$0] : parent + "/" + names[$0]) }
-        checkPaths(paths, names: names, kind: kind, manifest: manifest, problems: &problems)
+        var paths: [String] = []
+        /// The index of the module the request names.
+        var primary = 0
+        var interfaceNames: Set<String> = []
+        /// The version the request asks for (`--var version=`, else 0.1.0).
+        var requestedVersion: SemanticVersion
 
-        if kind == .repository, request.remote != nil, names.count > 1 {
-            problems.append(.error("--remote names one repository, but template '\(template.name)' creates \(names.count) modules (\(names.joined(separator: ", ")))",
-                                   hint: "set 'defaults: url-base:' so each gets <url-base>/<Name>.git, or use --dir"))
+        init(_ request: ScaffoldRequest, template: Template, manifest: Manifest, kind: Module.Kind, context: TemplateContext,
+             problems: inout [Diagnostic]) throws {
+            requestedVersion = context.version
+            let placeholders = Placeholders(values: context.values)
+            for spec in template.modules {
+                let name = placeholders.render(spec.name, file: spec.location?.file ?? template.displayPath, firstLine: spec.location?.line ?? 1, problems: &problems)
+                names.append(name)
+                implements.append(spec.implements.map { placeholders.render($0, file: spec.location?.file ?? template.displayPath, firstLine: spec.location?.line ?? 1, problems: &problems) })
+            }
+            for case let interface? in implements where !names.contains(interface) {
+                problems.append(.error("a template module implements '\(interface)', which is not one of the template's modules (\(names.joined(separator: ", ")))", at: template.modules.first?.location))
+            }
+            checkNames([request.name] + names.filter { $0 != request.name }, manifest: manifest, problems: &problems)
+            if template.modules.count > 1, template.modules.contains(where: { $0.folder.isEmpty }) {
+                problems.append(.error("a template with several modules must give each its own 'folder'", at: template.modules[0].location))
+            }
+            primary = names.firstIndex(of: request.name) ?? 0
+            let primaryPath = try modulePath(request.path, name: request.name, kind: kind, manifest: manifest)
+            let parent = RelativePath.parent(of: primaryPath)
+            paths = names.indices.map { $0 == primary ? primaryPath : (parent.isEmpty ? names[$0] : parent + "/" + names[$0]) }
+            checkPaths(paths, names: names, kind: kind, manifest: manifest, problems: &problems)
+
+            if kind == .repository, request.remote != nil, names.count > 1 {
+                problems.append(.error("--remote names one repository, but template '\(template.name)' creates \(names.count) modules (\(names.joined(separator: ", ")))",
+                                       hint: "set 'defaults: url-base:' so each gets <url-base>/<Name>.git, or use --dir"))
+            }
+            interfaceNames = Set(implements.compactMap { $0 })
         }
 
-        // An interface module of the template (one another implements) is versioned x.y: `{{version}}` renders as 0.1 in its files.
-        let interfaceNames = Set(implements.compactMap { $0 })
+        /// An interface module of the template (one another implements) is versioned x.y: `{{version}}` renders as 0.1 in its files.
         func version(of name: String) -> SemanticVersion {
-            guard interfaceNames.contains(name) else { return context.version }
-            let v = context.version
+            guard interfaceNames.contains(name) else { return requestedVersion }
+            let v = requestedVersion
             return SemanticVersion(major: v.major, minor: v.minor, patch: 0, prerelease: v.prerelease, isTwoPart: true)
         }
+    }
 
-        // Render every file of every module.
+    /// Every file of every module, rendered, and the placeholder values of the request's module.
+    private static func renderFiles(_ template: Template, layout: Layout, context: TemplateContext, manifest: Manifest,
+                                    problems: inout [Diagnostic]) -> (files: [ScaffoldPlan.File], values: [String: String]) {
+        let names = layout.names, paths = layout.paths
         var files: [ScaffoldPlan.File] = []
         var allValues = context.values
         for (index, spec) in template.modules.enumerated() where index < names.count {
@@ -54,9 +91,9 @@ public enum Scaffolder {
                                                   generatedDir: manifest.defaults.generatedDir)
             var values = context.values
             values["module"] = names[index]
-            if interfaceNames.contains(names[index]) { values["version"] = version(of: names[index]).description }
+            if layout.interfaceNames.contains(names[index]) { values["version"] = layout.version(of: names[index]).description }
             values["generated_dir"] = GuardWriter.displayPath(generated, relativeTo: manifest.root.appendingPathComponent(paths[index]))
-            if index == primary { allValues = values }
+            if index == layout.primary { allValues = values }
             let folder = spec.folder.isEmpty ? template.directory : template.directory.appendingPathComponent(spec.folder, isDirectory: true)
             let shownFolder = spec.folder.isEmpty ? template.displayPath : template.displayPath + "/" + spec.folder
             let entries: [TemplateEntry]
@@ -71,28 +108,30 @@ public enum Scaffolder {
                 }
             }
         }
-        var seen = Set<String>()
-        for file in files where !seen.insert(file.path).inserted {
-            problems.append(.error("two template files render to the same path '\(file.path)'"))
-        }
-        guard problems.isEmpty else { throw TemplateError(problems) }
+        return (files, allValues)
+    }
 
-        // Versions, dependencies and guards.
+    /// Each new module with its version, dependencies (read from its rendered spec files) and url; its guard files are
+    /// added to `files`.
+    private static func newModules(_ layout: Layout, kind: Module.Kind, request: ScaffoldRequest, manifest: Manifest,
+                                   files: inout [ScaffoldPlan.File], problems: inout [Diagnostic]) throws -> [ScaffoldPlan.NewModule] {
+        let names = layout.names, paths = layout.paths, implements = layout.implements
+        let rendered = Set(files.map(\.path))
         var modules: [ScaffoldPlan.NewModule] = []
         for (index, name) in names.enumerated() {
             let directory = manifest.root.appendingPathComponent(paths[index], isDirectory: true)
             let dependencies = dependencyNames(of: paths[index], files: files, candidates: names.filter { $0 != name } + manifest.modules.map(\.name))
-            let spec = GuardSpec(name: name, version: version(of: name), dependencies: dependencies.compactMap { dependency in
+            let spec = GuardSpec(name: name, version: layout.version(of: name), dependencies: dependencies.compactMap { dependency in
                 // The guard `modkit guard` would write: interface mode for the module this one implements.
                 let mode: VersionGuardMode = implements[index] == dependency ? .interface : .exact
-                if names.contains(dependency) { return GuardDependency(name: dependency, version: version(of: dependency), mode: mode) }
+                if names.contains(dependency) { return GuardDependency(name: dependency, version: layout.version(of: dependency), mode: mode) }
                 guard let module = manifest.module(named: dependency), let version = VersionReader.read(module: module, in: manifest).version else { return nil }
                 return GuardDependency(name: dependency, version: version, languages: GuardLanguage.set(from: module.guardLanguages), mode: mode)
             })
             let guardPlan = try GuardWriter.plan(spec, moduleDirectory: directory, generatedDir: manifest.defaults.generatedDir)
             for file in guardPlan.files {
                 let path = GuardWriter.displayPath(file.url, relativeTo: manifest.root)
-                if seen.contains(path) {
+                if rendered.contains(path) {
                     problems.append(.error("template file '\(path)' is where modkit writes the module's version guard", hint: "remove it from the template"))
                 }
                 files.append(ScaffoldPlan.File(path: path, content: .data(Data(file.expected.utf8)), executable: false, isGuard: true))
@@ -107,19 +146,10 @@ public enum Scaffolder {
             }
             let entry = Module(name: name, url: url, path: paths[index])
             modules.append(ScaffoldPlan.NewModule(name: name, path: paths[index], kind: kind, url: url, remoteURL: manifest.url(of: entry),
-                                                  version: version(of: name), dependencies: spec.dependencies.map(\.name), guardPlan: guardPlan,
+                                                  version: layout.version(of: name), dependencies: spec.dependencies.map(\.name), guardPlan: guardPlan,
                                                   implements: index < implements.count ? implements[index] : nil))
         }
-        guard problems.isEmpty else { throw TemplateError(problems) }
-
-        let original = try ManifestLoader.textForEditing(manifest.file)
-        let updated = try editedManifest(original, adding: modules, manifest: manifest)
-        let revision = manifest.defaults.revision
-        let branch = revision.flatMap { $0.count == 40 && $0.allSatisfy(\.isHexDigit) ? nil : $0 }
-        return ScaffoldPlan(template: template, modules: modules, files: files, values: allValues, manifestFile: manifest.file,
-                            manifestDisplayPath: manifest.displayPath, originalManifest: original, newManifest: updated,
-                            initialBranch: kind == .repository ? branch : nil, pushes: kind == .repository && request.remote != nil,
-                            ignoredPaths: kind == .repository ? modules.map(\.path) : [], workspaceRoot: manifest.root)
+        return modules
     }
 
     /// Where a new repository module's origin will be: `--remote`, else `<url-base>/<name>.git`; nil without either.

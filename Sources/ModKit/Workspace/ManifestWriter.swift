@@ -52,7 +52,23 @@ public enum ManifestWriter {
 
     /// The commented `modkit.yml` for modules imported from another tool's manifest; notes become comments next to their module.
     public static func render(workspace: String, imported: ImportResult, exact: Bool = false) -> String {
-        let urlBase = imported.urlBase
+        var lines = importedHeader(workspace: workspace, imported: imported, exact: exact)
+        if imported.modules.isEmpty {
+            lines.append("modules: []                      # nothing could be imported; see the warnings")
+            return lines.joined(separator: "\n") + "\n"
+        }
+        lines.append("modules:")
+        for module in imported.modules {
+            lines += entry(for: module, of: imported)
+        }
+        if !imported.imports.isEmpty {
+            lines += importsSection(imported.imports)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The comment saying where the modules come from, the schema version, the workspace and its defaults.
+    private static func importedHeader(workspace: String, imported: ImportResult, exact: Bool) -> [String] {
         var lines = [
             "# modkit.yml — the modules of \(workspace), managed by modkit.",
             "# Imported by 'modkit init --import' from \(imported.source) (\(imported.format.label))\(exact ? " at exact commits" : "");",
@@ -66,7 +82,7 @@ public enum ManifestWriter {
         if let revision = imported.defaultRevision {
             lines.append("  revision: \(scalar(revision))   # branch, tag or commit 'modkit sync' checks out")
         }
-        if let urlBase {
+        if let urlBase = imported.urlBase {
             lines.append("  url-base: \(scalar(urlBase))   # relative module urls resolve against it")
         }
         lines.append("  tag-format: \"{workspace}/{snapshot}\"   # snapshot tag in every module repository (never a bare version)")
@@ -74,61 +90,64 @@ public enum ManifestWriter {
             lines.append("  groups: [\(groups.map(scalar).joined(separator: ", "))]   # what a plain 'modkit sync' takes, as \(imported.format == .west ? "west's group-filter" : "repo's default groups") do; '-g' overrides")
         }
         lines.append("")
-        if imported.modules.isEmpty {
-            lines.append("modules: []                      # nothing could be imported; see the warnings")
-            return lines.joined(separator: "\n") + "\n"
+        return lines
+    }
+
+    /// One module's entry: its url relative to the url-base where that reads back the same, and only what differs from the defaults.
+    private static func entry(for module: ImportedModule, of imported: ImportResult) -> [String] {
+        var url = module.url
+        if let urlBase = imported.urlBase, url.hasPrefix(urlBase + "/") {
+            let rest = String(url.dropFirst(urlBase.count + 1))
+            if ModuleURL.classify(rest) == .relativeName { url = rest }
         }
-        lines.append("modules:")
-        for module in imported.modules {
-            var url = module.url
-            if let urlBase, url.hasPrefix(urlBase + "/") {
-                let rest = String(url.dropFirst(urlBase.count + 1))
-                if ModuleURL.classify(rest) == .relativeName { url = rest }
-            }
-            let keepsProject = imported.format == .repo || imported.format == .west
-            var nameLine = "  - name: \(module.name)"
-            if module.name != module.sourceName, !keepsProject {
-                nameLine += "   # \(imported.format == .vcstool ? "vcstool path" : "submodule") '\(comment(module.sourceName))'"
-            }
-            lines.append(nameLine)
-            if module.name != module.sourceName, keepsProject {
-                lines.append("    project: \(scalar(module.sourceName))   # its name in the \(imported.format.label); 'modkit export' writes it back")
-            }
-            lines.append("    url: \(scalar(url))")
-            lines.append("    path: \(scalar(module.path))")
-            if let revision = module.revision, revision != imported.defaultRevision {
-                lines.append("    revision: \(scalar(revision))")
-            }
-            if !module.groups.isEmpty {
-                lines.append("    groups: [\(module.groups.map { YAML.scalar($0, in: .flow) }.joined(separator: ", "))]")
-            }
-            if let depth = module.depth {
-                lines.append("    depth: \(depth)")
-            }
-            for note in module.notes {
-                lines.append("    # \(comment(note))")
-            }
+        let keepsProject = imported.format == .repo || imported.format == .west
+        var nameLine = "  - name: \(module.name)"
+        if module.name != module.sourceName, !keepsProject {
+            nameLine += "   # \(imported.format == .vcstool ? "vcstool path" : "submodule") '\(comment(module.sourceName))'"
         }
-        if !imported.imports.isEmpty {
-            lines.append("")
-            lines.append("# west 'import:': each module's own manifest is read whenever modkit.yml is, once the module is cloned;")
-            lines.append("# 'modkit sync' clones it first, then the modules it lists.")
-            lines.append("imports:")
-            for entry in imported.imports {
-                if let module = entry.module {
-                    lines.append("  - module: \(scalar(module))")
-                    if entry.file != "west.yml" { lines.append("    file: \(scalar(entry.file))") }
-                } else {
-                    lines.append("  - file: \(scalar(entry.file))   # west 'self: import', relative to this file")
-                }
-                for (key, list) in [("name-allowlist", entry.nameAllowlist), ("path-allowlist", entry.pathAllowlist),
-                                    ("name-blocklist", entry.nameBlocklist), ("path-blocklist", entry.pathBlocklist)] {
-                    if let list { lines.append("    \(key): [\(list.map { YAML.scalar($0, in: .flow) }.joined(separator: ", "))]") }
-                }
-                if let prefix = entry.pathPrefix { lines.append("    path-prefix: \(scalar(prefix))") }
-            }
+        var lines = [nameLine]
+        if module.name != module.sourceName, keepsProject {
+            lines.append("    project: \(scalar(module.sourceName))   # its name in the \(imported.format.label); 'modkit export' writes it back")
         }
-        return lines.joined(separator: "\n") + "\n"
+        lines.append("    url: \(scalar(url))")
+        lines.append("    path: \(scalar(module.path))")
+        if let revision = module.revision, revision != imported.defaultRevision {
+            lines.append("    revision: \(scalar(revision))")
+        }
+        if !module.groups.isEmpty {
+            lines.append("    groups: [\(module.groups.map { YAML.scalar($0, in: .flow) }.joined(separator: ", "))]")
+        }
+        if let depth = module.depth {
+            lines.append("    depth: \(depth)")
+        }
+        for note in module.notes {
+            lines.append("    # \(comment(note))")
+        }
+        return lines
+    }
+
+    /// `imports:` for west's `import:` and `self: import`, with the filters each carries.
+    private static func importsSection(_ imports: [ManifestImport]) -> [String] {
+        var lines = [
+            "",
+            "# west 'import:': each module's own manifest is read whenever modkit.yml is, once the module is cloned;",
+            "# 'modkit sync' clones it first, then the modules it lists.",
+            "imports:",
+        ]
+        for entry in imports {
+            if let module = entry.module {
+                lines.append("  - module: \(scalar(module))")
+                if entry.file != "west.yml" { lines.append("    file: \(scalar(entry.file))") }
+            } else {
+                lines.append("  - file: \(scalar(entry.file))   # west 'self: import', relative to this file")
+            }
+            for (key, list) in [("name-allowlist", entry.nameAllowlist), ("path-allowlist", entry.pathAllowlist),
+                                ("name-blocklist", entry.nameBlocklist), ("path-blocklist", entry.pathBlocklist)] {
+                if let list { lines.append("    \(key): [\(list.map { YAML.scalar($0, in: .flow) }.joined(separator: ", "))]") }
+            }
+            if let prefix = entry.pathPrefix { lines.append("    path-prefix: \(scalar(prefix))") }
+        }
+        return lines
     }
 
     /// Text safe inside a `#` comment: one line.

@@ -76,16 +76,14 @@ public final class WorkspaceLock: @unchecked Sendable {
         file = directory.appendingPathComponent("lock")
         let me = Holder(pid: getpid(), command: command, since: Date(), host: ProcessInfo.processInfo.hostName)
         var replaced: Holder?
-        var waits = 0
-        var orphansSince: Date?
-        let stale: (Holder) -> Bool = { $0.host == me.host && !WorkspaceLock.isAlive($0.pid) }
+        var contention = Contention(host: me.host, lockPath: file.path, waiting: waiting)
         while true {
             if let created = try LockFile.publish(file.path, contents: me.text) {
                 descriptor = created
                 break
             }
             switch LockFile.takeOver(file.path, from: { holder in
-                holder.map { stale($0) && $0.children.allSatisfy { !WorkspaceLock.isAlive($0) } } ?? true
+                holder.map { contention.isStale($0) && $0.children.allSatisfy { !WorkspaceLock.isAlive($0) } } ?? true
             }, contents: me.text) {
             case .vanished:
                 continue
@@ -93,34 +91,8 @@ public final class WorkspaceLock: @unchecked Sendable {
                 descriptor = taken
                 replaced = holder ?? Holder(pid: 0, command: "unknown (lock file cut short)", since: Date(), host: me.host)
             case .held(let holder):
-                let orphans = holder.map { stale($0) ? $0.children.filter(WorkspaceLock.isAlive) : [] } ?? []
-                if let holder, !orphans.isEmpty {
-                    // The holder was killed while git (or a release command) it started still runs: wait for it.
-                    let since = orphansSince ?? Date()
-                    if orphansSince == nil {
-                        orphansSince = since
-                        waiting?("waiting for pid \(orphans.map(String.init).joined(separator: ", ")), left running by the " +
-                                 "interrupted '\(holder.command)' (pid \(holder.pid)), to end")
-                    }
-                    if Date().timeIntervalSince(since) < Self.orphanWait {
-                        usleep(50_000)
-                        continue
-                    }
-                    throw ModKitError("the workspace lock is still in use by pid \(orphans.map(String.init).joined(separator: ", ")), " +
-                                      "started by the interrupted '\(holder.command)' (pid \(holder.pid))",
-                                      hint: "wait for it to end, or stop it (kill \(orphans.map(String.init).joined(separator: " "))), then run again")
-                }
-                // Held by a process that is taking over a dead holder's lock and has not rewritten it yet.
-                let settling = holder.map(stale) ?? true
-                if settling, waits < 200 {
-                    waits += 1
-                    usleep(5_000)
-                    continue
-                }
-                let who = holder.map { "pid \($0.pid) ('\($0.command)') since \(ISO8601DateFormatter().string(from: $0.since))" }
-                    ?? "a process that is writing it"
-                throw ModKitError("another modkit command holds the workspace lock: \(who)",
-                                  hint: "wait for it to finish; if that process is gone, remove \(file.path)")
+                try contention.pause(heldBy: holder)
+                continue
             }
             break
         }
@@ -129,6 +101,60 @@ public final class WorkspaceLock: @unchecked Sendable {
         HeldLocks.shared.add(self)
         if GitProcesses.observer == nil {
             GitProcesses.observer = { pid, running in running ? WorkspaceLock.started(pid) : WorkspaceLock.ended(pid) }
+        }
+    }
+
+    /// How long to wait for a lock another process holds: briefly for one taking over a dead holder's lock, up to
+    /// `orphanWait` for the processes a killed holder left running; otherwise it is refused at once.
+    private struct Contention {
+        /// This host: a holder's process can be seen to be dead only here.
+        let host: String
+        let lockPath: String
+        let waiting: ((String) -> Void)?
+        private var waits = 0
+        private var orphansSince: Date?
+
+        init(host: String, lockPath: String, waiting: ((String) -> Void)?) {
+            self.host = host
+            self.lockPath = lockPath
+            self.waiting = waiting
+        }
+
+        /// A holder on this host whose process is dead.
+        func isStale(_ holder: Holder) -> Bool {
+            holder.host == host && !WorkspaceLock.isAlive(holder.pid)
+        }
+
+        /// Sleeps before the next attempt, or throws naming whoever holds the lock.
+        mutating func pause(heldBy holder: Holder?) throws {
+            let orphans = holder.map { isStale($0) ? $0.children.filter(WorkspaceLock.isAlive) : [] } ?? []
+            if let holder, !orphans.isEmpty {
+                // The holder was killed while git (or a release command) it started still runs: wait for it.
+                let since = orphansSince ?? Date()
+                if orphansSince == nil {
+                    orphansSince = since
+                    waiting?("waiting for pid \(orphans.map(String.init).joined(separator: ", ")), left running by the " +
+                             "interrupted '\(holder.command)' (pid \(holder.pid)), to end")
+                }
+                if Date().timeIntervalSince(since) < WorkspaceLock.orphanWait {
+                    usleep(50_000)
+                    return
+                }
+                throw ModKitError("the workspace lock is still in use by pid \(orphans.map(String.init).joined(separator: ", ")), " +
+                                  "started by the interrupted '\(holder.command)' (pid \(holder.pid))",
+                                  hint: "wait for it to end, or stop it (kill \(orphans.map(String.init).joined(separator: " "))), then run again")
+            }
+            // Held by a process that is taking over a dead holder's lock and has not rewritten it yet.
+            let settling = holder.map(isStale) ?? true
+            if settling, waits < 200 {
+                waits += 1
+                usleep(5_000)
+                return
+            }
+            let who = holder.map { "pid \($0.pid) ('\($0.command)') since \(ISO8601DateFormatter().string(from: $0.since))" }
+                ?? "a process that is writing it"
+            throw ModKitError("another modkit command holds the workspace lock: \(who)",
+                              hint: "wait for it to finish; if that process is gone, remove \(lockPath)")
         }
     }
 

@@ -10,8 +10,36 @@ struct RubyDependency {
         var context = baseContext
         let rest = call.arguments.dropFirst()
         let versionArguments = Array(rest.prefix(while: { $0.kind == .string || $0.kind == .other }))
-        let options = rest.dropFirst(versionArguments.count)
-        var optionValues: [String: String] = [:]
+        let options = Array(rest.dropFirst(versionArguments.count))
+        let optionValues = values(of: options, context: &context)
+
+        let nameToken = tokens[nameArgument.tokenIndices[0]]
+        let afterName = nameArgument.range.upperBound
+        guard nameArgument.kind == .string, nameToken.isPlainString else {
+            let reason = nameToken.interpolated ? "the dependency name uses string interpolation" : "the dependency name is not a string literal"
+            return make(name: source.text(nameArgument.range), constraint: constraint(of: versionArguments), versions: versionArguments,
+                        insertAfter: afterName, context: context, shape: nil, reason: reason)
+        }
+        let name = nameToken.text
+
+        if let path = optionValues["path"] {
+            return make(name: name, origin: .path, constraint: .path(path), versions: versionArguments, insertAfter: afterName,
+                        context: context, shape: nil, reason: "a local :path dependency is never rewritten")
+        }
+        if let podspec = optionValues["podspec"] {
+            return make(name: name, origin: .podspec, constraint: .path(podspec), versions: versionArguments, insertAfter: afterName,
+                        context: context, shape: nil, reason: "a :podspec dependency is never rewritten")
+        }
+        if optionValues["git"] != nil {
+            return gitRequirement(name: name, optionValues: optionValues, options: options, versions: versionArguments, insertAfter: afterName, context: context)
+        }
+        return versionRequirement(name: name, nameToken: nameToken, versions: versionArguments, insertAfter: afterName, context: context)
+    }
+
+    /// The options after the version arguments by key (`:git`, `:path`, `:branch`…); options naming configurations set
+    /// `hasConfigurations` in `context`.
+    private func values(of options: [RubyArgument], context: inout RequirementContext) -> [String: String] {
+        var values: [String: String] = [:]
         for option in options {
             if option.kind == .hash {
                 if source.text(option.range).contains("configuration") { context.hasConfigurations = true }
@@ -19,58 +47,48 @@ struct RubyDependency {
             }
             guard let key = option.key else { continue }
             if key == "configurations" || key == "configuration" { context.hasConfigurations = true }
-            optionValues[key] = stringValue(option.valueIndices) ?? source.text(valueRange(option.valueIndices) ?? option.range)
+            values[key] = stringValue(option.valueIndices) ?? source.text(valueRange(option.valueIndices) ?? option.range)
         }
+        return values
+    }
 
-        let nameToken = tokens[nameArgument.tokenIndices[0]]
-        guard nameArgument.kind == .string, nameToken.isPlainString else {
-            let reason = nameToken.interpolated ? "the dependency name uses string interpolation" : "the dependency name is not a string literal"
-            return make(name: source.text(nameArgument.range), constraint: constraint(of: versionArguments), versions: versionArguments,
-                        insertAfter: nameArgument.range.upperBound, context: context, shape: nil, reason: reason)
-        }
-        let name = nameToken.text
-
-        if let path = optionValues["path"] {
-            return make(name: name, origin: .path, constraint: .path(path), versions: versionArguments, insertAfter: nameArgument.range.upperBound,
-                        context: context, shape: nil, reason: "a local :path dependency is never rewritten")
-        }
-        if let podspec = optionValues["podspec"] {
-            return make(name: name, origin: .podspec, constraint: .path(podspec), versions: versionArguments, insertAfter: nameArgument.range.upperBound,
-                        context: context, shape: nil, reason: "a :podspec dependency is never rewritten")
-        }
-        if optionValues["git"] != nil {
-            let constraint: RequirementKind
-            if let commit = optionValues["commit"] { constraint = .revision(commit) }
-            else if let tag = optionValues["tag"] { constraint = .revision(tag) }
-            else { constraint = .branch(optionValues["branch"] ?? "HEAD") }
-            var requirement = make(name: name, origin: .git, constraint: constraint, versions: versionArguments, insertAfter: nameArgument.range.upperBound,
-                                   context: context, shape: nil, reason: "a :git dependency is pinned to the commit its lock file records, not to a version")
-            if case .branch = constraint {
-                requirement.revisionShape = commitShape(options: Array(options))
-                if let shape = requirement.revisionShape {
-                    requirement.rawText = source.text(shape.range)
-                    requirement.span = source.span(shape.range)
-                }
+    /// A `:git` dependency: at its `:commit` or `:tag`, else following its `:branch` (rewritten to the locked commit).
+    private func gitRequirement(name: String, optionValues: [String: String], options: [RubyArgument], versions: [RubyArgument],
+                                insertAfter: Int, context: RequirementContext) -> Requirement {
+        let constraint: RequirementKind
+        if let commit = optionValues["commit"] { constraint = .revision(commit) }
+        else if let tag = optionValues["tag"] { constraint = .revision(tag) }
+        else { constraint = .branch(optionValues["branch"] ?? "HEAD") }
+        var requirement = make(name: name, origin: .git, constraint: constraint, versions: versions, insertAfter: insertAfter,
+                               context: context, shape: nil, reason: "a :git dependency is pinned to the commit its lock file records, not to a version")
+        if case .branch = constraint {
+            requirement.revisionShape = commitShape(options: options)
+            if let shape = requirement.revisionShape {
+                requirement.rawText = source.text(shape.range)
+                requirement.span = source.span(shape.range)
             }
-            return requirement
         }
+        return requirement
+    }
 
-        if versionArguments.isEmpty {
+    /// A CocoaPods dependency: none, literal version strings (rewritten into one), or versions computed in code (never rewritten).
+    private func versionRequirement(name: String, nameToken: RubyToken, versions: [RubyArgument], insertAfter: Int,
+                                    context: RequirementContext) -> Requirement {
+        if versions.isEmpty {
             let quote = Self.quote(forNameOpening: nameToken.open)
-            let at = nameArgument.range.upperBound
-            let shape = RewriteShape(range: at..<at, prefix: ", " + quote, suffix: quote)
-            return make(name: name, constraint: .unconstrained, versions: [], insertAfter: at, context: context, shape: shape, reason: nil)
+            let shape = RewriteShape(range: insertAfter..<insertAfter, prefix: ", " + quote, suffix: quote)
+            return make(name: name, constraint: .unconstrained, versions: [], insertAfter: insertAfter, context: context, shape: shape, reason: nil)
         }
-        if let dynamic = versionArguments.first(where: { $0.kind != .string || !tokens[$0.tokenIndices[0]].isPlainString }) {
-            let values = versionArguments.compactMap { $0.kind == .string ? tokens[$0.tokenIndices[0]].text : nil }
+        if let dynamic = versions.first(where: { $0.kind != .string || !tokens[$0.tokenIndices[0]].isPlainString }) {
+            let values = versions.compactMap { $0.kind == .string ? tokens[$0.tokenIndices[0]].text : nil }
             let constraint: RequirementKind = .range(values.isEmpty ? source.text(dynamic.range) : values.joined(separator: ", "))
-            return make(name: name, constraint: constraint, versions: versionArguments, insertAfter: nameArgument.range.upperBound,
+            return make(name: name, constraint: constraint, versions: versions, insertAfter: insertAfter,
                         context: context, shape: nil, reason: reason(dynamic))
         }
-        let strings = versionArguments.map { tokens[$0.tokenIndices[0]] }
+        let strings = versions.map { tokens[$0.tokenIndices[0]] }
         let constraint = CocoaPodsVersion.classify(strings.map(\.text))
-        return make(name: name, constraint: constraint, versions: versionArguments, insertAfter: nameArgument.range.upperBound,
-                    context: context, shape: collapseShape(versionArguments), reason: nil)
+        return make(name: name, constraint: constraint, versions: versions, insertAfter: insertAfter,
+                    context: context, shape: collapseShape(versions), reason: nil)
     }
 
     private func make(name: String, origin: DependencyOrigin = .cocoapods, constraint: RequirementKind, versions: [RubyArgument],
