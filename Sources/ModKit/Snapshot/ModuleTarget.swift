@@ -93,13 +93,14 @@ struct ModuleTarget: Sendable {
         return copy
     }
 
-    func move(branch: String?, stamp: String, snapshot: String) -> CheckoutResult {
-        var result = CheckoutResult(module: entry.name, path: entry.path, commit: target?.hex, outcome: .failed, detail: "")
+    func move(branch: String?, stamp: String, snapshot: String) -> ModuleResult<CheckoutFacts> {
+        var result = ModuleResult(name: entry.name, path: entry.path, outcome: .failed, detail: "",
+                                  facts: CheckoutFacts(branch: branch, commit: target?.hex))
         guard let target else { return result }
         do {
             let repository = try Repository.open(directory.path)
             let moved = try Mover.move(repository, to: target, branch: branch, stamp: stamp, snapshot: snapshot)
-            result.outcome = cloned ? .cloned : (moved.previous == nil ? .unchanged : .moved)
+            result.outcome = cloned ? .cloned : (moved.previous == nil ? .upToDate : .updated)
             result.previousCommit = moved.previous?.hex
             result.backup = moved.backup
             result.detail = moved.detail + (note.map { "; \($0)" } ?? "")

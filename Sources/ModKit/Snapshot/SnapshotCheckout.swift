@@ -14,31 +14,24 @@ public struct CheckoutOptions: Sendable {
     }
 }
 
-/// What `modkit checkout` did to one repository.
-public struct CheckoutResult: Sendable, Codable, Equatable {
-    public enum Outcome: String, Sendable, Codable {
-        case moved, unchanged, cloned, failed
-    }
-
-    /// nil for the manifest repository.
-    public var module: String?
-    public var path: String
+/// What `modkit checkout` knows about one repository beside its outcome.
+public struct CheckoutFacts: Sendable, Encodable, Equatable {
+    /// The branch made at the recorded commit (`--branch`).
+    public var branch: String?
     /// The commit checked out now (the recorded one, or the module's tag when the commit has vanished).
     public var commit: String?
     public var previousCommit: String?
-    public var outcome: Outcome
-    public var detail: String
     /// A `refs/modkit/backup/…` ref holding a detached HEAD that the move would have left unreachable.
     public var backup: String?
 }
 
 /// What `modkit checkout` did.
-public struct CheckoutReport: Sendable, Codable {
+public struct CheckoutReport: Sendable {
     public var snapshot: String
     /// The commit of the snapshot tag in the manifest repository.
     public var snapshotCommit: String
     public var branch: String?
-    public var results: [CheckoutResult]
+    public var results: [ModuleResult<CheckoutFacts>]
     public var warnings: [String]
 
     public var failed: Bool { results.contains { $0.outcome == .failed } }
@@ -139,11 +132,12 @@ public enum SnapshotCheckout {
             Parallel.map(wave, jobs: jobs) { $0.move(branch: options.branch, stamp: stamp, snapshot: name) }
         }
         if let manifestPlace {
-            var result = CheckoutResult(module: nil, path: ".", commit: manifestPlace.target.hex, outcome: .failed, detail: "")
+            var result = ModuleResult(name: nil, path: ".", outcome: .failed, detail: "",
+                                      facts: CheckoutFacts(branch: options.branch, commit: manifestPlace.target.hex))
             do {
                 let moved = try Mover.move(manifestRepository.repository, to: manifestPlace.target, branch: options.branch, stamp: stamp,
                                            snapshot: name)
-                result.outcome = moved.previous == nil ? .unchanged : .moved
+                result.outcome = moved.previous == nil ? .upToDate : .updated
                 result.previousCommit = moved.previous?.hex
                 result.backup = moved.backup
                 result.detail = moved.detail + " (tag \(name))"
@@ -157,7 +151,7 @@ public enum SnapshotCheckout {
             try CheckoutJournal.clear(in: root)
         } else {
             warnings.append("the checkout of \(name) is incomplete: \(results.count - failed.count) of \(results.count) repositories are at the snapshot, "
-                + "not \(failed.map { $0.module ?? "the manifest repository" }.joined(separator: ", ")); "
+                + "not \(failed.map { $0.name ?? "the manifest repository" }.joined(separator: ", ")); "
                 + "fix the cause and run '\(CheckoutJournal(snapshot: name, branch: options.branch, entries: []).resumeCommand)' again to finish")
         }
         return CheckoutReport(snapshot: name, snapshotCommit: snapshotCommit.hex, branch: options.branch, results: results,

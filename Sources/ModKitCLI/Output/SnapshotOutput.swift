@@ -19,13 +19,10 @@ enum SnapshotOutput {
         return failure.interrupted ? .interrupted : .failure
     }
 
-    static func printPushes(_ pushes: [SnapshotPushResult], console: Console, json: Bool) {
-        for push in pushes where push.failed {
-            console.error("\(push.module ?? "manifest repository"): push to \(push.remote ?? "its remote") failed: \(push.error ?? "")")
-        }
-        guard !json else { return }
+    /// How the push went, in one line (a failed push is a diagnostic of the summary).
+    static func printPushes(_ pushes: [ModuleResult<PushFacts>], console: Console) {
         let pushed = pushes.filter { !$0.pushed.isEmpty }.count
-        let failed = pushes.filter(\.failed).count
+        let failed = pushes.filter { $0.outcome == .failed }.count
         if pushed == 0, failed == 0 {
             console.result("Nothing to push: every remote already has the snapshot.")
         } else {

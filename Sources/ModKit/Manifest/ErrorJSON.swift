@@ -1,0 +1,25 @@
+/// An error as every JSON report spells it (docs/json.md, `error`): the message and, where there is one, the file
+/// position and a hint.
+public struct ErrorJSON: Encodable, Sendable, Equatable {
+    public var message: String
+    public var file: String?
+    public var line: Int?
+    public var column: Int?
+    public var hint: String?
+
+    public init(_ message: String, hint: String? = nil) {
+        self.message = message
+        self.hint = hint
+    }
+
+    public init(_ diagnostic: Diagnostic) {
+        message = diagnostic.message
+        file = diagnostic.location?.file
+        line = diagnostic.location?.line
+        column = diagnostic.location?.column
+        hint = diagnostic.hint
+    }
+
+    /// A per-module error text, or nil.
+    public static func optional(_ message: String?) -> ErrorJSON? { message.map { ErrorJSON($0) } }
+}
