@@ -12,8 +12,9 @@ public struct ErrorJSON: Encodable, Sendable, Equatable {
         self.hint = hint
     }
 
-    public init(_ diagnostic: Diagnostic) {
-        message = diagnostic.message
+    /// The diagnostic's message, after `Module: ` when it names one, unless the object it goes in names the module (a row's `error`).
+    public init(_ diagnostic: Diagnostic, namingModule: Bool = true) {
+        message = (namingModule ? diagnostic.module.map { "\($0): " } ?? "" : "") + diagnostic.message
         file = diagnostic.location?.file
         line = diagnostic.location?.line
         column = diagnostic.location?.column

@@ -54,8 +54,8 @@ public enum SnapshotCheckout {
         let journalFile = CheckoutJournal.file(in: root)
         let journal = try CheckoutJournal.read(in: root)
         if let journal, journal.snapshot != name || journal.branch != options.branch {
-            throw SnapshotFailure(problems: ["a checkout of snapshot \(journal.snapshot) was interrupted; finish it first with '\(journal.resumeCommand)'"],
-                                  notes: ["nothing was moved"])
+            throw SnapshotFailure(problems: [.error("a checkout of snapshot \(journal.snapshot) was interrupted; finish it first with '\(journal.resumeCommand)'")],
+                                  notes: [.note("nothing was moved")])
         }
         var journaled: [String: CheckoutJournal.Entry] = [:]
         for entry in journal?.entries ?? [] { journaled[entry.path] = entry }
@@ -81,16 +81,20 @@ public enum SnapshotCheckout {
                                               journalFile: journalFile)
                 let check = try MoveCheck(manifestRepository.repository, label: "manifest repository", path: ".",
                                           to: place.target, branch: options.branch)
-                problems += check.problems.map { $0 + (options.modulesOnly ? "" : " (or pass --modules-only)") }
+                problems += check.problems.map { problem in
+                    var problem = problem
+                    if !options.modulesOnly { problem.message += " (or pass --modules-only)" }
+                    return problem
+                }
                 if let branch = options.branch, let existing = try manifestRepository.repository.branchTarget(branch), existing != place.target {
-                    problems.append("manifest repository: branch \(branch) already exists at \(existing.short)")
+                    problems.append(.error("branch \(branch) already exists at \(existing.short)", module: "manifest repository"))
                 }
                 manifestPlace = place
             } catch {
-                problems.append("manifest repository: \(ErrorText.describe(error))")
+                problems.append(.error("\(ErrorText.describe(error))", module: "manifest repository"))
             }
         }
-        if !problems.isEmpty { throw SnapshotFailure(problems: problems, notes: ["nothing was moved"]) }
+        if !problems.isEmpty { throw SnapshotFailure(problems: problems, notes: [.note("nothing was moved")]) }
 
         // 2. Missing repositories cloned, each before the ones inside its work tree, which its exclude file then leaves out.
         let paths = targets.map(\.entry.path)
@@ -101,7 +105,7 @@ public enum SnapshotCheckout {
                 // Checked again wave by wave: a repository cloned in an earlier wave may hold a link an inner module's path goes through.
                 guard let problem = ContainedPath.problem(target.entry.path, in: root) else { return target.exists ? target : target.resolve(cloning: true) }
                 var refused = target
-                refused.problems.append("\(target.entry.name): \(problem.message)")
+                refused.problems.append(.error("\(problem.message)", module: target.entry.name))
                 return refused
             }
         }
@@ -110,7 +114,7 @@ public enum SnapshotCheckout {
             + excludeFailures.values.sorted().map { "the modules inside a repository are not kept out of its status (\($0))" }
         if !problems.isEmpty {
             let cloned = targets.filter(\.cloned).count
-            throw SnapshotFailure(problems: problems, notes: ["nothing was moved" + (cloned > 0 ? " (\(cloned) missing module repositories were cloned)" : "")])
+            throw SnapshotFailure(problems: problems, notes: [.note("nothing was moved" + (cloned > 0 ? " (\(cloned) missing module repositories were cloned)" : ""))])
         }
         let current = Set(snapshot.modules.map(\.name))
         for module in workspace.manifest.modules where !current.contains(module.name) {

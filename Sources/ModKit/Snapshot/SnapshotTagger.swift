@@ -53,9 +53,10 @@ public enum SnapshotTagger {
             let report = try run.create(plan)
             return report
         } catch {
-            let notes = run.rollBack()
+            // What the roll-back did is said in lines that name their repository: notes, as the journal's replay words them.
+            let notes = run.rollBack().map { Diagnostic.note($0) }
             let interrupted = (error as? SnapshotFailure)?.interrupted ?? false
-            let problems = (error as? SnapshotFailure)?.problems ?? ["\(ErrorText.describe(error))"]
+            let problems = (error as? SnapshotFailure)?.problems ?? [.error(ErrorText.describe(error))]
             throw SnapshotFailure(problems: problems, notes: notes, interrupted: interrupted)
         }
     }
@@ -125,7 +126,7 @@ private struct TagRun {
     }
 
     private func checkCancelled() throws {
-        if isCancelled() { throw SnapshotFailure(problems: ["interrupted"], interrupted: true) }
+        if isCancelled() { throw SnapshotFailure(problems: [.error("interrupted")], interrupted: true) }
     }
 
     /// The journal of this run: every tag it will create or move, and the snapshot commit it will put on the branch.
@@ -178,7 +179,7 @@ private struct TagRun {
                 return .updated
             }
         } catch {
-            throw SnapshotFailure(problems: ["\(label): could not create tag \(planned.name): \(ErrorText.describe(error))"])
+            throw SnapshotFailure(problems: [.error("could not create tag \(planned.name): \(ErrorText.describe(error))", module: label)])
         }
     }
 

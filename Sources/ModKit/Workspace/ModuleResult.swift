@@ -54,7 +54,7 @@ public struct ModuleResult<Facts: Sendable & Encodable & Equatable>: Sendable, E
         try container.encode(path, forKey: .path)
         try container.encode(outcome, forKey: .outcome)
         try container.encode(detail, forKey: .detail)
-        try container.encodeIfPresent(error.map(ErrorJSON.init), forKey: .error)
+        try container.encodeIfPresent(error.map { ErrorJSON($0, namingModule: false) }, forKey: .error)
         try facts.encode(to: encoder)
     }
 }

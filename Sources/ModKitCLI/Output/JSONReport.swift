@@ -7,8 +7,8 @@ extension ErrorJSON {
     static func all(from error: any Error) -> [ErrorJSON] {
         switch error {
         case let usage as UsageError: return [ErrorJSON(usage.message)]
-        case let manifest as ManifestError: return manifest.diagnostics.filter { $0.severity == .error }.map(ErrorJSON.init)
-        case let template as TemplateError: return template.diagnostics.map(ErrorJSON.init)
+        case let manifest as ManifestError: return manifest.diagnostics.filter { $0.severity == .error }.map { ErrorJSON($0) }
+        case let template as TemplateError: return template.diagnostics.map { ErrorJSON($0) }
         case let modkit as ModKitError: return [ErrorJSON(modkit.message, hint: modkit.hint)]
         case let git as GitError: return [ErrorJSON(git.message)]
         default: return [ErrorJSON("\(error)")]
