@@ -115,7 +115,7 @@ import Testing
         #expect(failing.status == 1)
         let ok = Set(failing.out.split(separator: "\n").filter { $0.hasSuffix("ok") }.compactMap { $0.split(separator: ":").first.map(String.init) })
         #expect(ok == ["Core", "Logger", "Analytics", "Standalone"])
-        #expect(failing.err.contains("Net (exit 3)"))
+        #expect(failing.err.contains("Net: the command exited with 3"))
         #expect(failing.err.contains("UI: not run: its dependency Net did not succeed"))
     }
 

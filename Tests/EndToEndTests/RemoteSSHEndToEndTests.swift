@@ -99,8 +99,8 @@ struct RemoteSSHEndToEndTests {
         #expect(line(of: "Core", in: result.out)?.contains(" ok ") == true, "\(result.out)")
         #expect(line(of: "Closed", in: result.out)?.contains("unreachable") == true, "\(result.out)")
         #expect(line(of: "UI", in: result.out)?.contains("auth failed") == true, "\(result.out)")
-        #expect(result.err.contains("fix: load your key into ssh-agent"), "\(result.err)")
-        #expect(result.err.contains("fix: check the url, host and port"), "\(result.err)")
+        #expect(result.err.contains("hint: load your key into ssh-agent"), "\(result.err)")
+        #expect(result.err.contains("hint: check the url, host and port"), "\(result.err)")
     }
 
     private func line(of module: String, in text: String) -> String? {

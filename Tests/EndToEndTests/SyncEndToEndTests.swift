@@ -106,7 +106,7 @@ import Glibc
         #expect(result.status == 1)
         #expect(result.out.contains("50 modules: 49 cloned, 0 updated, 0 up to date, 1 failed"), "\(result.out)")
         #expect(result.err.contains("modkit: error: 1 module failed:"), "\(result.err)")
-        let failure = try #require(result.err.split(separator: "\n").last { $0.contains("Mod17") })
+        let failure = try #require(result.err.split(separator: "\n").first { $0.contains("Mod17") })
         #expect(failure.contains("failed:"))
         for name in names where name != "Mod17" {
             #expect(try sandbox.head(of: name) == sandbox.remoteHead(name))

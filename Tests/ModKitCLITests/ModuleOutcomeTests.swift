@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ModKitCLI
+import ModKit
 
 /// The outcome vocabulary in code and in docs/json.md are the same words.
 @Suite struct ModuleOutcomeTests {

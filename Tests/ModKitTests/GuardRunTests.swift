@@ -24,13 +24,13 @@ import Testing
 
         let first = GuardRun.run(workspace(root, core: "1.0.1"), generatedDir: "Generated", mode: .write)
         #expect(first.map(\.written.count) == [2, 2, 1])
-        #expect(first.allSatisfy { $0.problem == nil })
-        #expect(GuardRun.run(workspace(root, core: "1.0.1"), generatedDir: "Generated", mode: .check).allSatisfy { !$0.needsAttention })
+        #expect(first.allSatisfy { $0.outcome != .failed })
+        #expect(GuardRun.run(workspace(root, core: "1.0.1"), generatedDir: "Generated", mode: .check).allSatisfy { $0.outcome == .upToDate })
 
         // Core moves to 1.0.2: Core's files and every dependent's are stale; checking writes nothing.
         let before = try modificationDates(root)
         let check = GuardRun.run(workspace(root, core: "1.0.2"), generatedDir: "Generated", mode: .check)
-        #expect(check.map(\.needsAttention) == [true, true, true])
+        #expect(check.map(\.outcome) == [.updated, .updated, .updated])
         #expect(check.flatMap { $0.plan?.changes.map(\.url.lastPathComponent) ?? [] }
                 == ["FeatureVersion.h", "FeatureVersion.swift", "CoreVersion.h", "CoreVersion.swift", "LegacyVersion.h"])
         let after = try modificationDates(root)
@@ -38,7 +38,7 @@ import Testing
 
         let rewrite = GuardRun.run(workspace(root, core: "1.0.2"), generatedDir: "Generated", mode: .write)
         #expect(rewrite.map(\.written.count) == [2, 2, 1])
-        #expect(GuardRun.run(workspace(root, core: "1.0.2"), generatedDir: "Generated", mode: .check).allSatisfy { !$0.needsAttention })
+        #expect(GuardRun.run(workspace(root, core: "1.0.2"), generatedDir: "Generated", mode: .check).allSatisfy { $0.outcome == .upToDate })
 
         // Back-date everything; a second run must leave every file as it is.
         let old = Date(timeIntervalSince1970: 1_000_000_000)
@@ -46,7 +46,7 @@ import Testing
             try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: root.appendingPathComponent(path).path)
         }
         let again = GuardRun.run(workspace(root, core: "1.0.2"), generatedDir: "Generated", mode: .write)
-        #expect(again.allSatisfy { $0.written.isEmpty && $0.problem == nil })
+        #expect(again.allSatisfy { $0.written.isEmpty && $0.outcome != .failed })
         let dates = try modificationDates(root)
         #expect(!dates.isEmpty && dates.values.allSatisfy { $0 == old })
     }
@@ -61,8 +61,8 @@ import Testing
 
         modules[1].version = nil
         let outcomes = GuardRun.run(modules, selected: ["Feature", "Core"], generatedDir: "Generated", mode: .check)
-        #expect(outcomes.map(\.module) == ["Feature", "Core"])
-        #expect(outcomes.map(\.problem) == ["Feature depends on Core, whose version is not known", "no version known for Core"])
+        #expect(outcomes.map(\.name) == ["Feature", "Core"])
+        #expect(outcomes.map(\.detail) == ["Feature depends on Core, whose version is not known", "no version known for Core"])
         #expect(outcomes.allSatisfy { $0.needsAttention })
     }
 }

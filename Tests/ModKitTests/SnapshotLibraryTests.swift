@@ -12,11 +12,11 @@ import Testing
         #expect(!report.unchanged)
         #expect(Dictionary(uniqueKeysWithValues: report.modules.map { ($0.name, $0.commit) }) == ["Core": core, "Net": net])
         for (module, commit) in [("Core", core), ("Net", net)] {
-            let tag = try #require(report.tags.first { $0.module == module })
+            let tag = try #require(report.tags.first { $0.name == module })
             #expect(tag.commit == commit)
             #expect(try runGit(["rev-parse", "\(tag.tag)^{commit}"], in: "\(fixture.workspace)/Modules/\(module)") == commit, "\(module)'s tag")
         }
-        let manifestTag = try #require(report.tags.first { $0.module == nil })
+        let manifestTag = try #require(report.tags.first { $0.name == nil })
         let file = try String(contentsOfFile: fixture.workspace + "/" + report.file, encoding: .utf8)
         #expect(file.contains(core) && file.contains(net), "\(file)")
         #expect(try runGit(["rev-parse", "\(manifestTag.tag)^{commit}"], in: fixture.workspace) == report.snapshotCommit)
@@ -29,7 +29,7 @@ import Testing
                                                      jobs: 2, networkJobs: 2)
         #expect(!checkout.failed, "\(checkout.results)")
         #expect(try fixture.head("Core") == core && fixture.head("Net") == net)
-        #expect(checkout.results.first { $0.module == "Core" }?.previousCommit == coreLater)
+        #expect(checkout.results.first { $0.name == "Core" }?.previousCommit == coreLater)
         #expect(!FileManager.default.fileExists(atPath: "\(fixture.workspace)/Modules/Core/CHANGES.md"))
     }
 
@@ -46,7 +46,7 @@ import Testing
         do {
             _ = try SnapshotCheckout.checkout("v1.0.0", workspace: try fixture.load(), options: CheckoutOptions(modulesOnly: true), jobs: 2, networkJobs: 2)
         } catch let failure as SnapshotFailure {
-            #expect(failure.problems.contains { $0.contains("Net") }, "\(failure.problems)")
+            #expect(failure.problems.contains { $0.module == "Net" }, "\(failure.problems)")
         }
         #expect(try fixture.head("Core") == coreLater, "Core must not move while Net cannot")
         #expect(try fixture.head("Net") == netLater)

@@ -4,10 +4,10 @@ import Testing
 
 /// `Syncer.sync` called directly, as `modkit sync` calls it: the module moves (`ModuleSyncer`) on real repositories.
 @Suite struct SyncLibraryTests {
-    func sync(_ fixture: LibraryWorkspace) throws -> [String: ModuleSyncResult] {
+    func sync(_ fixture: LibraryWorkspace) throws -> [String: ModuleResult<SyncFacts>] {
         let workspace = try fixture.load()
         let results = Syncer.sync(workspace.manifest.modules, in: workspace, jobs: 2)
-        return Dictionary(uniqueKeysWithValues: results.map { ($0.name, $0) })
+        return Dictionary(uniqueKeysWithValues: results.map { ($0.label, $0) })
     }
 
     @Test func clonesTheMissingFastForwardsTheBehindAndThenHasNothingToDo() throws {
@@ -35,7 +35,7 @@ import Testing
 
         let results = try sync(fixture)
         #expect(results["Core"]?.outcome == .kept, "\(String(describing: results["Core"]))")
-        #expect(results["Core"]?.isProblem == true)
+        #expect(results["Core"]?.needsAttention == true)
         #expect(try fixture.head("Core") == before)
         #expect(try String(contentsOfFile: "\(fixture.workspace)/Modules/Core/Core.podspec", encoding: .utf8) == "mine\n")
         #expect(results["Net"]?.outcome == .upToDate)

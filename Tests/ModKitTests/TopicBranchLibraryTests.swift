@@ -14,7 +14,7 @@ import Testing
         let started = TopicBranch.start("feature/login", in: modules, workspace: workspace, jobs: 2)
         #expect(started.map(\.outcome) == [.created, .created], "\(started)")
         #expect(try runGit(["rev-parse", "--abbrev-ref", "HEAD"], in: core) == "feature/login")
-        #expect(TopicBranch.start("feature/login", in: modules, workspace: workspace, jobs: 2).map(\.outcome) == [.alreadyOn, .alreadyOn])
+        #expect(TopicBranch.start("feature/login", in: modules, workspace: workspace, jobs: 2).map(\.outcome) == [.upToDate, .upToDate])
 
         // Core gets a commit on the branch; Net's branch stays at the manifest revision.
         let work = try fixture.commit("Core", "login\n")
@@ -24,7 +24,7 @@ import Testing
 
         // Abandon keeps the branch that holds a commit pushed nowhere, and deletes the empty one (leaving it first).
         let abandoned = Dictionary(uniqueKeysWithValues: TopicBranches.abandon("feature/login", modules: modules, workspace: workspace, jobs: 2)
-            .map { ($0.module ?? ".", $0) })
+            .map { ($0.name ?? ".", $0) })
         #expect(abandoned["Core"]?.outcome == .kept, "\(String(describing: abandoned["Core"]))")
         #expect(abandoned["Net"]?.outcome == .deleted, "\(String(describing: abandoned["Net"]))")
         #expect(try runGit(["rev-parse", "feature/login"], in: core) == work)
@@ -33,7 +33,7 @@ import Testing
 
         // Pushed, the branch is no longer the only copy of its commit.
         let pushed = TopicBranches.push("feature/login", modules: modules, workspace: workspace, jobs: 2)
-        #expect(pushed.first { $0.module == "Core" }?.outcome == .pushed, "\(pushed)")
+        #expect(pushed.first { $0.name == "Core" }?.outcome == .pushed, "\(pushed)")
         #expect(try runGit(["rev-parse", "feature/login"], in: "\(fixture.root)/remotes/Core.git") == work)
 
         // Merged into the manifest revision and left, prune deletes it.

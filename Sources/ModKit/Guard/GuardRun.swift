@@ -34,16 +34,22 @@ public enum GuardMode: Sendable {
     case check
 }
 
-/// The result for one module: its plan and the files written, or why it could not be guarded.
-public struct GuardOutcome: Sendable {
-    public var module: String
-    public var plan: GuardPlan?
-    public var written: [GuardFile] = []
-    /// Why the module was not guarded, e.g. a version that is not known; nil on success.
-    public var problem: String?
+/// What `modkit guard` did (or, with `--check` and `--dry-run`, would do) for one module beside its outcome: `updated`
+/// when a file was or would be written, `upToDate`, or `failed` (the module could not be guarded).
+public struct GuardFacts: Sendable, Encodable, Equatable {
+    /// One guard file: its path relative to the workspace, and whether it was (or would be) created or updated.
+    public struct File: Sendable, Encodable, Equatable {
+        public var path: String
+        public var outcome: ModuleOutcome
+    }
 
-    /// True when `--check` must fail for this module.
-    public var needsAttention: Bool { problem != nil || !(plan?.isUpToDate ?? true) }
+    public var files: [File] = []
+    /// The module's guard files and how those on disk compare; nil when it could not be guarded. Not in JSON.
+    public var plan: GuardPlan?
+    /// The files this run wrote. Not in JSON.
+    public var written: [GuardFile] = []
+
+    private enum CodingKeys: String, CodingKey { case files }
 }
 
 /// Runs guard over a workspace: builds each module's ``GuardSpec`` from the workspace versions, then plans and (maybe) writes.
@@ -64,18 +70,29 @@ public enum GuardRun {
     }
 
     /// Plans every unit of the modules in `selected` (all when nil) and, in `.write` mode, writes what changed; one module's failure does not stop the others.
-    public static func run(_ workspace: [GuardModule], selected: Set<String>? = nil, generatedDir: String, mode: GuardMode) -> [GuardOutcome] {
-        workspace.filter { selected?.contains($0.module) ?? true }.map { module in
-            var outcome = GuardOutcome(module: module.name)
+    /// Paths in the results are relative to `root` (absolute without it).
+    public static func run(_ workspace: [GuardModule], selected: Set<String>? = nil, generatedDir: String, mode: GuardMode,
+                           root: URL? = nil) -> [ModuleResult<GuardFacts>] {
+        let relative = { (url: URL) in root.map { RelativePath.of(url, under: $0) } ?? url.path }
+        return workspace.filter { selected?.contains($0.module) ?? true }.map { module in
+            var result = ModuleResult(name: module.name, path: relative(module.directory), outcome: .upToDate, detail: "up to date", facts: GuardFacts())
             do {
                 let spec = try spec(for: module, in: workspace).get()
                 let plan = try GuardWriter.plan(spec, moduleDirectory: module.directory, generatedDir: generatedDir, languages: module.languages)
-                outcome.plan = plan
-                if mode == .write { outcome.written = try GuardWriter.apply(plan) }
+                result.plan = plan
+                result.files = plan.files.map { GuardFacts.File(path: relative($0.url), outcome: $0.outcome) }
+                if mode == .write { result.written = try GuardWriter.apply(plan) }
+                let changed = plan.changes.count
+                if changed > 0 {
+                    result.outcome = .updated
+                    result.detail = "\(changed) guard file\(changed == 1 ? "" : "s")"
+                }
             } catch {
-                outcome.problem = "\(error)"
+                result.outcome = .failed
+                result.detail = "\(error)"
+                result.diagnostics = [.error(result.detail, module: module.name)]
             }
-            return outcome
+            return result
         }
     }
 }

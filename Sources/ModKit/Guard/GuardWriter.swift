@@ -15,6 +15,15 @@ public struct GuardFile: Sendable, Hashable {
     /// The text on disk, nil when the file does not exist.
     public var current: String?
     public var state: State
+
+    /// What `modkit guard` does with the file: creates it (missing), updates it (stale), or leaves it (up to date).
+    public var outcome: ModuleOutcome {
+        switch state {
+        case .upToDate: .upToDate
+        case .stale: .updated
+        case .missing: .created
+        }
+    }
 }
 
 /// The guard files of one module and their state; applying it writes only the files that change.

@@ -1,5 +1,5 @@
 /// One problem for a person to fix, rendered compiler-style: `file:line:col: error: message`, the source line, a caret, then notes and a hint.
-public struct Diagnostic: Sendable, Error, CustomStringConvertible {
+public struct Diagnostic: Sendable, Error, Equatable, CustomStringConvertible {
     public enum Severity: String, Sendable {
         case error, warning, note
     }
@@ -13,9 +13,13 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
     public var hint: String?
     /// Related places, e.g. where a duplicated key was first given; printed under the diagnostic.
     public var notes: [Diagnostic]
+    /// The module it is about, when an operation on modules found it; rendered after the severity (`error: Core: …`).
+    public var module: String?
 
-    public init(severity: Severity = .error, message: String, location: SourceLocation? = nil, sourceLine: String? = nil, hint: String? = nil, notes: [Diagnostic] = []) {
+    public init(severity: Severity = .error, message: String, location: SourceLocation? = nil, sourceLine: String? = nil, hint: String? = nil,
+                notes: [Diagnostic] = [], module: String? = nil) {
         self.severity = severity
+        self.module = module
         self.message = message
         self.location = location
         self.sourceLine = sourceLine
@@ -23,8 +27,17 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
         self.notes = notes
     }
 
-    public static func error(_ message: String, at location: SourceLocation? = nil, sourceLine: String? = nil, hint: String? = nil) -> Diagnostic {
-        Diagnostic(severity: .error, message: message, location: location, sourceLine: sourceLine, hint: hint)
+    public static func error(_ message: String, at location: SourceLocation? = nil, sourceLine: String? = nil, hint: String? = nil,
+                             module: String? = nil) -> Diagnostic {
+        Diagnostic(severity: .error, message: message, location: location, sourceLine: sourceLine, hint: hint, module: module)
+    }
+
+    public static func warning(_ message: String, hint: String? = nil, module: String? = nil) -> Diagnostic {
+        Diagnostic(severity: .warning, message: message, hint: hint, module: module)
+    }
+
+    public static func note(_ message: String, module: String? = nil) -> Diagnostic {
+        Diagnostic(severity: .note, message: message, module: module)
     }
 
     public var description: String { rendered(colored: false) }
@@ -32,7 +45,8 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
     /// The most errors a report shows in full (and the most kinds of warning); the rest are counted.
     public static let reportLimit = 50
 
-    /// The diagnostic as text: `file:line:col: error: message` (`error: message` where there is no place), at most
+    /// The diagnostic as text: `file:line:col: error: message` (`error: message` where there is no place; `error: Module: message`
+    /// when it is about a module), at most
     /// `SourceExcerpt.width` columns of the line around the caret, then notes and the hint. With `colored`, ANSI colours
     /// mark the severity, the caret and the location.
     public func rendered(colored: Bool) -> String {
@@ -45,7 +59,8 @@ public struct Diagnostic: Sendable, Error, CustomStringConvertible {
         case .note: "1;36"
         }
         var header = location.map { paint("\($0):", "1") + " " } ?? ""
-        header += paint("\(severity.rawValue):", severityColor) + " " + (colored ? paint(message, "1") : message)
+        header += paint("\(severity.rawValue):", severityColor) + " " + (module.map { "\($0): " } ?? "")
+        header += colored ? paint(message, "1") : message
         var lines = [header]
         if let location, let sourceLine {
             let excerpt = SourceExcerpt(line: sourceLine, column: location.column)

@@ -86,7 +86,7 @@ extension ReleaseRun {
     func regenerateGuards() throws -> [String] {
         let specs = WorkspaceSpecs.load(workspace, jobs: jobs, overlay: edits, versions: plannedVersions)
         let outcomes = GuardRun.run(specs.guardModules, selected: Set(plan.modules.map(\.name)), generatedDir: manifest.defaults.generatedDir, mode: .check)
-        let problems = outcomes.compactMap { outcome in outcome.problem.map { "\(outcome.module): \($0)" } }
+        let problems = outcomes.filter { $0.outcome == .failed }.map { "\($0.label): \($0.detail)" }
         if !problems.isEmpty { throw ReleaseStepFailure(problems: problems) }
         var lines: [String] = []
         for file in outcomes.flatMap({ $0.plan?.changes ?? [] }) {

@@ -112,8 +112,8 @@ extension ReleaseRun {
         if plan.branch != nil { _ = try cutReleaseBranch(in: ManifestRepository.open(workspace, for: "modkit release").repository) }
         let report = try SnapshotTagger.tag(name, workspace: workspace, options: TagOptions(message: "Release \(name)"), jobs: jobs)
         var lines = [report.unchanged ? "snapshot \(name) already recorded" : "snapshot \(name) recorded in \(report.file)"]
-        lines += report.tags.filter { $0.action != .unchanged }.map {
-            "\($0.tag) in \($0.path == "." ? "the manifest repository" : $0.path) (\($0.action.rawValue))"
+        lines += report.tags.filter { $0.outcome != .upToDate }.map {
+            "\($0.tag) in \($0.path == "." ? "the manifest repository" : $0.path) (\($0.outcome == .created ? "created" : "moved"))"
         }
         for (module, tag) in versionTags() {
             let repository = try Repository.open(manifest.directory(of: module).path)
@@ -186,7 +186,7 @@ extension ReleaseRun {
         let report = try SnapshotTagger.tag(name, workspace: workspace, options: TagOptions(message: "Release \(name)"), jobs: jobs)
         for result in SnapshotPusher.push(report, workspace: workspace, force: false, jobs: jobs) {
             if let error = result.error {
-                problems.append("\(result.module ?? "manifest repository"): \(error)")
+                problems.append("\(result.name ?? "manifest repository"): \(error.message)")
             } else if !result.pushed.isEmpty {
                 lines.append("\(result.path == "." ? "manifest repository" : result.path): pushed \(result.pushed.joined(separator: ", "))")
             }

@@ -1,17 +1,15 @@
 import Foundation
 import GitKit
 
-/// What one step did: its status and the lines that say what it changed (or would change).
+/// What one step did: its status (`ok`, `failed` or `skipped`) and the lines that say what it changed (or would change).
 public struct StepOutcome: Sendable {
-    public enum Status: String, Sendable { case done, failed, skipped }
-
     public var step: ReleaseStepKind
-    public var status: Status
+    public var status: ModuleOutcome
     public var lines: [String]
     /// Planned file changes as a unified diff (dry runs).
     public var diff: String = ""
 
-    public init(step: ReleaseStepKind, status: Status, lines: [String], diff: String = "") {
+    public init(step: ReleaseStepKind, status: ModuleOutcome, lines: [String], diff: String = "") {
         self.step = step
         self.status = status
         self.lines = lines
@@ -90,7 +88,7 @@ public final class ReleaseRun {
             case .publish: lines = try publish()
             case .run(let command): lines = try runCustom(command)
             }
-            var outcome = StepOutcome(step: step, status: .done, lines: lines)
+            var outcome = StepOutcome(step: step, status: .ok, lines: lines)
             if dryRun {
                 let after = edits.diff()
                 outcome.diff = after.hasPrefix(before) ? String(after.dropFirst(before.count)) : after

@@ -1,33 +1,45 @@
 import Foundation
 import GitKit
 
-/// `modkit doctor`'s verdict for one module: can its remote be reached with the credentials at hand?
-public struct DoctorResult: Sendable, Encodable {
-    public var name: String
-    public var path: String
+/// `modkit doctor`'s finding for one module's remote beside its outcome (`ok`, or `failed` with the error and its fix).
+public struct DoctorFacts: Sendable, Encodable, Equatable {
     /// The remote url, without any password.
     public var url: String
-    /// "ok", "auth failed", "unreachable", "host key unknown", "host key changed", "certificate not trusted" or "error".
+    /// Why it failed, in lowerCamelCase: authFailed, unreachable, hostKeyUnknown, hostKeyChanged, certificateNotTrusted or failed.
+    public var problem: String?
+    /// What to do about it.
+    public var fix: String?
+    /// "ok", "auth failed", "unreachable", "host key unknown", "host key changed", "certificate not trusted" or "error"; not in JSON.
     public var verdict: String
-    /// What went wrong (empty when ok).
-    public var detail: String
-    /// What to do about it (empty when ok).
-    public var fix: String
 
-    public var isOK: Bool { verdict == "ok" }
+    private enum CodingKeys: String, CodingKey { case url, problem, fix }
+
+    /// A verdict such as "host key unknown" in lowerCamelCase.
+    static func problemName(_ verdict: String) -> String {
+        let words = verdict.split(separator: " ").map(String.init)
+        guard let first = words.first, verdict != RemoteProblem.other.rawValue else { return "failed" }
+        return first + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
 }
 
 /// Reaches every module remote (ls-remote) in parallel — the first thing a new team member runs.
 public enum Doctor {
-    public static func check(_ modules: [Module], in workspace: Workspace, jobs: Int) -> [DoctorResult] {
+    public static func check(_ modules: [Module], in workspace: Workspace, jobs: Int) -> [ModuleResult<DoctorFacts>] {
         let manifest = workspace.manifest
         let targets = modules.compactMap { module in manifest.url(of: module).map { (module, $0) } }
-        return Parallel.map(targets.map { DoctorTarget(name: $0.0.name, path: $0.0.path, url: $0.1) }, jobs: jobs) { target in
+        return Parallel.map(targets.map { DoctorTarget(name: $0.0.name, path: $0.0.path, url: $0.1) }, jobs: jobs) { target -> ModuleResult<DoctorFacts> in
             let check = GitKit.checkRemoteAccess(url: target.url)
             let verdict = check.problem?.rawValue ?? "ok"
-            return DoctorResult(name: target.name, path: target.path, url: Redact.url(target.url), verdict: verdict,
-                                detail: Redact.secrets(in: check.message),
-                                fix: check.problem.map { fix(for: $0, url: target.url) } ?? "")
+            let detail = Redact.secrets(in: check.message)
+            let remedy = check.problem.map { fix(for: $0, url: target.url) }
+            var facts = DoctorFacts(url: Redact.url(target.url), verdict: verdict)
+            guard check.problem != nil else {
+                return ModuleResult(name: target.name, path: target.path, outcome: .ok, detail: detail, facts: facts)
+            }
+            facts.problem = DoctorFacts.problemName(verdict)
+            facts.fix = remedy
+            return ModuleResult(name: target.name, path: target.path, outcome: .failed, detail: detail,
+                                diagnostics: [.error(detail, hint: remedy, module: target.name)], facts: facts)
         }
     }
 

@@ -13,7 +13,7 @@ struct ModuleTarget: Sendable {
     var old: OID?
     var cloned = false
     var note: String?
-    var problems: [String] = []
+    var problems: [Diagnostic] = []
     var warnings: [String] = []
 
     init(entry: Snapshot.Entry, directory: URL, remote: String, journal: CheckoutJournal.Entry?) {
@@ -30,7 +30,7 @@ struct ModuleTarget: Sendable {
     func resolve(cloning: Bool) -> ModuleTarget {
         var copy = self
         guard let hex = entry.commit, let recorded = OID(hex: hex) else {
-            copy.problems.append("\(entry.name): the snapshot records no commit")
+            copy.problems.append(.error("the snapshot records no commit", module: entry.name))
             return copy
         }
         if !exists, !cloning { return copy }
@@ -65,10 +65,11 @@ struct ModuleTarget: Sendable {
                 copy.note = "commit \(recorded.short) has vanished from the remote; used tag \(name) (\(tag.commit.short)) instead"
                 copy.warnings.append("\(entry.name): \(copy.note!)")
             } else {
-                copy.problems.append("\(entry.name): commit \(recorded.short) is not on remote '\(remote)' and there is no tag \(entry.tag ?? "for it") to fall back to")
+                copy.problems.append(.error("commit \(recorded.short) is not on remote '\(remote)' and there is no tag \(entry.tag ?? "for it") to fall back to",
+                                            module: entry.name))
             }
         } catch {
-            copy.problems.append("\(entry.name): \(ErrorText.describe(error))")
+            copy.problems.append(.error("\(ErrorText.describe(error))", module: entry.name))
         }
         return copy
     }
@@ -85,21 +86,22 @@ struct ModuleTarget: Sendable {
             copy.target = place.target
             copy.problems += try MoveCheck(repository, label: entry.name, path: entry.path, to: place.target, branch: branch).problems
             if let branch, let existing = try repository.branchTarget(branch), existing != place.target {
-                copy.problems.append("\(entry.name): branch \(branch) already exists at \(existing.short)")
+                copy.problems.append(.error("branch \(branch) already exists at \(existing.short)", module: entry.name))
             }
         } catch {
-            copy.problems.append("\(entry.name): \(ErrorText.describe(error))")
+            copy.problems.append(.error("\(ErrorText.describe(error))", module: entry.name))
         }
         return copy
     }
 
-    func move(branch: String?, stamp: String, snapshot: String) -> CheckoutResult {
-        var result = CheckoutResult(module: entry.name, path: entry.path, commit: target?.hex, outcome: .failed, detail: "")
+    func move(branch: String?, stamp: String, snapshot: String) -> ModuleResult<CheckoutFacts> {
+        var result = ModuleResult(name: entry.name, path: entry.path, outcome: .failed, detail: "",
+                                  facts: CheckoutFacts(branch: branch, commit: target?.hex))
         guard let target else { return result }
         do {
             let repository = try Repository.open(directory.path)
             let moved = try Mover.move(repository, to: target, branch: branch, stamp: stamp, snapshot: snapshot)
-            result.outcome = cloned ? .cloned : (moved.previous == nil ? .unchanged : .moved)
+            result.outcome = cloned ? .cloned : (moved.previous == nil ? .upToDate : .updated)
             result.previousCommit = moved.previous?.hex
             result.backup = moved.backup
             result.detail = moved.detail + (note.map { "; \($0)" } ?? "")

@@ -6,7 +6,7 @@ import GitKit
 /// with any local change is not moved. It reads the repository only.
 struct MoveCheck {
     /// Every reason the move would break or overwrite something; empty when it can go ahead.
-    var problems: [String] = []
+    var problems: [Diagnostic] = []
 
     /// Checks a move of `repository` (`label`, at `path` in the workspace) to `target`, detached or on `branch`.
     /// After an interrupted move the changed paths are that move's, and the preflight checks they can be finished.
@@ -15,14 +15,15 @@ struct MoveCheck {
             let local = try repository.localChanges()
             let paths = local.conflicted + local.paths
             if !paths.isEmpty {
-                problems.append("\(label): local changes in \(path) (\(Self.list(paths)); commit or stash them first)")
+                problems.append(.error("local changes in \(path) (\(Self.list(paths)); commit or stash them first)", module: label))
                 return
             }
         }
         do {
             try WorkTreeMove.preflight(repository, to: target, branch: branch)
         } catch let refusal as WorkTreeMoveRefusal {
-            problems.append((path == "." ? label : "\(label) in \(path)") + ": \(refusal); \(refusal.hint)")
+            // The repository is named with its folder (`Core in Libs/Core`): the refusal's paths are relative to it.
+            problems.append(.error("\(refusal); \(refusal.hint)", module: path == "." ? label : "\(label) in \(path)"))
         }
     }
 

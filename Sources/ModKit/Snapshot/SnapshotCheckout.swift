@@ -14,31 +14,24 @@ public struct CheckoutOptions: Sendable {
     }
 }
 
-/// What `modkit checkout` did to one repository.
-public struct CheckoutResult: Sendable, Codable, Equatable {
-    public enum Outcome: String, Sendable, Codable {
-        case moved, unchanged, cloned, failed
-    }
-
-    /// nil for the manifest repository.
-    public var module: String?
-    public var path: String
+/// What `modkit checkout` knows about one repository beside its outcome.
+public struct CheckoutFacts: Sendable, Encodable, Equatable {
+    /// The branch made at the recorded commit (`--branch`).
+    public var branch: String?
     /// The commit checked out now (the recorded one, or the module's tag when the commit has vanished).
     public var commit: String?
     public var previousCommit: String?
-    public var outcome: Outcome
-    public var detail: String
     /// A `refs/modkit/backup/…` ref holding a detached HEAD that the move would have left unreachable.
     public var backup: String?
 }
 
 /// What `modkit checkout` did.
-public struct CheckoutReport: Sendable, Codable {
+public struct CheckoutReport: Sendable {
     public var snapshot: String
     /// The commit of the snapshot tag in the manifest repository.
     public var snapshotCommit: String
     public var branch: String?
-    public var results: [CheckoutResult]
+    public var results: [ModuleResult<CheckoutFacts>]
     public var warnings: [String]
 
     public var failed: Bool { results.contains { $0.outcome == .failed } }
@@ -61,8 +54,8 @@ public enum SnapshotCheckout {
         let journalFile = CheckoutJournal.file(in: root)
         let journal = try CheckoutJournal.read(in: root)
         if let journal, journal.snapshot != name || journal.branch != options.branch {
-            throw SnapshotFailure(problems: ["a checkout of snapshot \(journal.snapshot) was interrupted; finish it first with '\(journal.resumeCommand)'"],
-                                  notes: ["nothing was moved"])
+            throw SnapshotFailure(problems: [.error("a checkout of snapshot \(journal.snapshot) was interrupted; finish it first with '\(journal.resumeCommand)'")],
+                                  notes: [.note("nothing was moved")])
         }
         var journaled: [String: CheckoutJournal.Entry] = [:]
         for entry in journal?.entries ?? [] { journaled[entry.path] = entry }
@@ -88,16 +81,20 @@ public enum SnapshotCheckout {
                                               journalFile: journalFile)
                 let check = try MoveCheck(manifestRepository.repository, label: "manifest repository", path: ".",
                                           to: place.target, branch: options.branch)
-                problems += check.problems.map { $0 + (options.modulesOnly ? "" : " (or pass --modules-only)") }
+                problems += check.problems.map { problem in
+                    var problem = problem
+                    if !options.modulesOnly { problem.message += " (or pass --modules-only)" }
+                    return problem
+                }
                 if let branch = options.branch, let existing = try manifestRepository.repository.branchTarget(branch), existing != place.target {
-                    problems.append("manifest repository: branch \(branch) already exists at \(existing.short)")
+                    problems.append(.error("branch \(branch) already exists at \(existing.short)", module: "manifest repository"))
                 }
                 manifestPlace = place
             } catch {
-                problems.append("manifest repository: \(ErrorText.describe(error))")
+                problems.append(.error("\(ErrorText.describe(error))", module: "manifest repository"))
             }
         }
-        if !problems.isEmpty { throw SnapshotFailure(problems: problems, notes: ["nothing was moved"]) }
+        if !problems.isEmpty { throw SnapshotFailure(problems: problems, notes: [.note("nothing was moved")]) }
 
         // 2. Missing repositories cloned, each before the ones inside its work tree, which its exclude file then leaves out.
         let paths = targets.map(\.entry.path)
@@ -108,7 +105,7 @@ public enum SnapshotCheckout {
                 // Checked again wave by wave: a repository cloned in an earlier wave may hold a link an inner module's path goes through.
                 guard let problem = ContainedPath.problem(target.entry.path, in: root) else { return target.exists ? target : target.resolve(cloning: true) }
                 var refused = target
-                refused.problems.append("\(target.entry.name): \(problem.message)")
+                refused.problems.append(.error("\(problem.message)", module: target.entry.name))
                 return refused
             }
         }
@@ -117,7 +114,7 @@ public enum SnapshotCheckout {
             + excludeFailures.values.sorted().map { "the modules inside a repository are not kept out of its status (\($0))" }
         if !problems.isEmpty {
             let cloned = targets.filter(\.cloned).count
-            throw SnapshotFailure(problems: problems, notes: ["nothing was moved" + (cloned > 0 ? " (\(cloned) missing module repositories were cloned)" : "")])
+            throw SnapshotFailure(problems: problems, notes: [.note("nothing was moved" + (cloned > 0 ? " (\(cloned) missing module repositories were cloned)" : ""))])
         }
         let current = Set(snapshot.modules.map(\.name))
         for module in workspace.manifest.modules where !current.contains(module.name) {
@@ -139,11 +136,12 @@ public enum SnapshotCheckout {
             Parallel.map(wave, jobs: jobs) { $0.move(branch: options.branch, stamp: stamp, snapshot: name) }
         }
         if let manifestPlace {
-            var result = CheckoutResult(module: nil, path: ".", commit: manifestPlace.target.hex, outcome: .failed, detail: "")
+            var result = ModuleResult(name: nil, path: ".", outcome: .failed, detail: "",
+                                      facts: CheckoutFacts(branch: options.branch, commit: manifestPlace.target.hex))
             do {
                 let moved = try Mover.move(manifestRepository.repository, to: manifestPlace.target, branch: options.branch, stamp: stamp,
                                            snapshot: name)
-                result.outcome = moved.previous == nil ? .unchanged : .moved
+                result.outcome = moved.previous == nil ? .upToDate : .updated
                 result.previousCommit = moved.previous?.hex
                 result.backup = moved.backup
                 result.detail = moved.detail + " (tag \(name))"
@@ -157,7 +155,7 @@ public enum SnapshotCheckout {
             try CheckoutJournal.clear(in: root)
         } else {
             warnings.append("the checkout of \(name) is incomplete: \(results.count - failed.count) of \(results.count) repositories are at the snapshot, "
-                + "not \(failed.map { $0.module ?? "the manifest repository" }.joined(separator: ", ")); "
+                + "not \(failed.map { $0.name ?? "the manifest repository" }.joined(separator: ", ")); "
                 + "fix the cause and run '\(CheckoutJournal(snapshot: name, branch: options.branch, entries: []).resumeCommand)' again to finish")
         }
         return CheckoutReport(snapshot: name, snapshotCommit: snapshotCommit.hex, branch: options.branch, results: results,

@@ -1,17 +1,17 @@
-/// A snapshot command that stopped: every problem found, and what was done about it (e.g. "nothing was tagged").
+/// A snapshot command that stopped: every problem found (errors, each naming its module or repository), then what
+/// was done about it (notes: rollback steps, or "nothing was tagged").
 public struct SnapshotFailure: Error, Sendable, CustomStringConvertible {
-    /// One line per problem, each naming its module or repository.
-    public var problems: [String]
-    /// What the command did afterwards: rollback steps, or that nothing changed.
-    public var notes: [String]
+    public var diagnostics: [Diagnostic]
     /// Stopped by Ctrl-C (exit 130) rather than by a problem.
     public var interrupted: Bool
 
-    public init(problems: [String], notes: [String] = [], interrupted: Bool = false) {
-        self.problems = problems
-        self.notes = notes
+    public init(problems: [Diagnostic], notes: [Diagnostic] = [], interrupted: Bool = false) {
+        diagnostics = problems + notes
         self.interrupted = interrupted
     }
 
-    public var description: String { (problems + notes).joined(separator: "\n") }
+    /// The errors, without the notes.
+    public var problems: [Diagnostic] { diagnostics.filter { $0.severity == .error } }
+
+    public var description: String { diagnostics.map { $0.rendered(colored: false) }.joined(separator: "\n") }
 }

@@ -58,7 +58,7 @@ struct TagPlan {
 private struct ModuleCheck: Sendable {
     var entry: Snapshot.Entry?
     var tag: PlannedTag?
-    var problems: [String] = []
+    var problems: [Diagnostic] = []
     var warnings: [String] = []
 }
 
@@ -77,10 +77,10 @@ enum SnapshotPreflight {
         }
         var manifestBranch: String?
         if case .branch(let branch, _) = head { manifestBranch = branch }
-        var problems: [String] = []
+        var problems: [Diagnostic] = []
         var warnings: [String] = []
         if !options.allowDirty, !(try repository.status(untracked: false).isClean) {
-            problems.append("manifest repository: uncommitted changes (commit or stash them, or pass --allow-dirty)")
+            problems.append(.error("uncommitted changes (commit or stash them, or pass --allow-dirty)", module: "manifest repository"))
         }
 
         let repositoryModules = manifest.modules.filter { $0.kind == .repository }
@@ -107,7 +107,7 @@ enum SnapshotPreflight {
                 if let tag { directoryTags.append(tag) }
                 if let problem { problems.append(problem) }
             } catch {
-                problems.append("\(module.name): \(ErrorText.describe(error))")
+                problems.append(.error("\(ErrorText.describe(error))", module: module.name))
             }
         }
 
@@ -130,12 +130,12 @@ enum SnapshotPreflight {
             } else {
                 existing = .elsewhere(commit: target.commit, object: target.object)
                 if !options.force {
-                    problems.append("manifest repository: tag \(name) already exists on \(target.commit.short) and \(why!) "
-                        + "(choose another name, or pass --force to replace the snapshot)")
+                    problems.append(.error("tag \(name) already exists on \(target.commit.short) and \(why!) "
+                        + "(choose another name, or pass --force to replace the snapshot)", module: "manifest repository"))
                 }
             }
         }
-        if !problems.isEmpty { throw SnapshotFailure(problems: problems, notes: ["nothing was tagged or committed"]) }
+        if !problems.isEmpty { throw SnapshotFailure(problems: problems, notes: [.note("nothing was tagged or committed")]) }
 
         let snapshot = Snapshot(name: name, created: Snapshot.timestamp(now), workspace: manifest.workspace,
                                 manifest: Snapshot.ManifestState(commit: manifestHead.hex, branch: manifestBranch),
@@ -168,28 +168,28 @@ enum SnapshotPreflight {
         var result = ModuleCheck()
         let directory = manifest.directory(of: module)
         guard Repository.isRepository(directory.path) else {
-            result.problems.append("\(module.name): no repository at \(module.path) (run 'modkit sync' first)")
+            result.problems.append(.error("no repository at \(module.path) (run 'modkit sync' first)", module: module.name))
             return result
         }
         do {
             let repository = try Repository.open(directory.path)
             let head = try repository.head()
             guard let commit = head.commit else {
-                result.problems.append("\(module.name): HEAD has no commit (unborn branch) in \(module.path)")
+                result.problems.append(.error("HEAD has no commit (unborn branch) in \(module.path)", module: module.name))
                 return result
             }
             if !options.allowDirty, !(try repository.status(untracked: false).isClean) {
-                result.problems.append("\(module.name): uncommitted changes in \(module.path) (commit or stash them, or pass --allow-dirty)")
+                result.problems.append(.error("uncommitted changes in \(module.path) (commit or stash them, or pass --allow-dirty)", module: module.name))
             }
             let version = versionText(VersionReader.read(module: module, in: manifest))
             let format = manifest.defaults.tagFormat
             let tag = Snapshot.tagName(format: format, workspace: manifest.workspace, snapshot: name, module: module.name, version: version)
             if format.contains("{version}"), version == nil {
-                result.problems.append("\(module.name): no version for tag-format '\(format)' (set 'version:' in modkit.yml, s.version in its podspec or a VERSION file)")
+                result.problems.append(.error("no version for tag-format '\(format)' (set 'version:' in modkit.yml, s.version in its podspec or a VERSION file)", module: module.name))
                 return result
             }
             guard Repository.isValidTagName(tag) else {
-                result.problems.append("\(module.name): '\(tag)' (from tag-format '\(format)') is not a valid tag name")
+                result.problems.append(.error("'\(tag)' (from tag-format '\(format)') is not a valid tag name", module: module.name))
                 return result
             }
             var existing = ExistingTag.absent
@@ -199,13 +199,17 @@ enum SnapshotPreflight {
                 } else {
                     existing = .elsewhere(commit: target.commit, object: target.object)
                     if !options.force {
-                        result.problems.append("\(module.name): tag \(tag) already exists in \(module.path) on \(target.commit.short), not on HEAD \(commit.short) (pass --force to move it)")
+                        result.problems.append(.error("tag \(tag) already exists in \(module.path) on \(target.commit.short), not on HEAD \(commit.short) (pass --force to move it)", module: module.name))
                     }
                 }
             }
             if !(try repository.isOnRemote(commit)) {
-                let message = "\(module.name): commit \(commit.short) is on no remote branch; others cannot restore this snapshot until it is pushed"
-                if options.requirePushed { result.problems.append(message) } else { result.warnings.append(message) }
+                let message = "commit \(commit.short) is on no remote branch; others cannot restore this snapshot until it is pushed"
+                if options.requirePushed {
+                    result.problems.append(.error(message, module: module.name))
+                } else {
+                    result.warnings.append("\(module.name): \(message)")
+                }
             }
             var branch: String?
             if case .branch(let name, _) = head { branch = name }
@@ -215,39 +219,39 @@ enum SnapshotPreflight {
             result.tag = PlannedTag(module: module.name, path: module.path, directory: directory, name: tag, commit: commit,
                                     existing: existing)
         } catch {
-            result.problems.append("\(module.name): \(ErrorText.describe(error))")
+            result.problems.append(.error("\(ErrorText.describe(error))", module: module.name))
         }
         return result
     }
 
     /// A directory module's entry and tag; an existing tag is kept when the module's folder is identical there.
     private static func checkDirectory(_ module: Module, snapshot name: String, manifest: Manifest, in manifestRepository: ManifestRepository,
-                                       head: OID, force: Bool) throws -> (Snapshot.Entry, PlannedTag?, String?) {
+                                       head: OID, force: Bool) throws -> (Snapshot.Entry, PlannedTag?, Diagnostic?) {
         let repository = manifestRepository.repository
         let version = versionText(VersionReader.read(module: module, in: manifest))
         var entry = Snapshot.Entry(name: module.name, kind: .directory, path: module.path, version: version)
         let path = manifestRepository.path(module.path)
         guard let folder = try repository.objectID(atPath: path, in: head.hex) else {
-            return (entry, nil, "\(module.name): \(module.path) is not committed in the manifest repository")
+            return (entry, nil, .error("\(module.path) is not committed in the manifest repository", module: module.name))
         }
         let format = manifest.defaults.dirTagFormat
         if format.contains("{version}"), version == nil {
-            return (entry, nil, "\(module.name): no version for dir-tag-format '\(format)' (set 'version:' in modkit.yml, s.version in its podspec or a VERSION file)")
+            return (entry, nil, .error("no version for dir-tag-format '\(format)' (set 'version:' in modkit.yml, s.version in its podspec or a VERSION file)", module: module.name))
         }
         let tag = Snapshot.tagName(format: format, workspace: manifest.workspace, snapshot: name, module: module.name, version: version)
         guard Repository.isValidTagName(tag) else {
-            return (entry, nil, "\(module.name): '\(tag)' (from dir-tag-format '\(format)') is not a valid tag name")
+            return (entry, nil, .error("'\(tag)' (from dir-tag-format '\(format)') is not a valid tag name", module: module.name))
         }
         entry.tag = tag
         var existing = ExistingTag.absent
-        var problem: String?
+        var problem: Diagnostic?
         if let target = try repository.tagTarget(tag) {
             if try repository.objectID(atPath: path, in: target.commit.hex) == folder {
                 existing = .matching
             } else {
                 existing = .elsewhere(commit: target.commit, object: target.object)
                 if !force {
-                    problem = "\(module.name): tag \(tag) already exists on \(target.commit.short), where \(module.path) differs; bump \(module.name)'s version (or pass --force to move the tag)"
+                    problem = .error("tag \(tag) already exists on \(target.commit.short), where \(module.path) differs; bump \(module.name)'s version (or pass --force to move the tag)", module: module.name)
                 }
             }
         }

@@ -1,20 +1,13 @@
 import Foundation
 import GitKit
 
-/// What `modkit tag --push` did for one repository.
-public struct SnapshotPushResult: Sendable, Codable, Equatable {
-    /// nil for the manifest repository.
-    public var module: String?
-    public var path: String
+/// What `modkit tag --push` sent to one repository's remote.
+public struct PushFacts: Sendable, Encodable, Equatable {
     public var remote: String?
     /// References the remote received in this run.
     public var pushed: [String] = []
     /// References the remote already had.
-    public var upToDate: [String] = []
-    /// Why the push failed (the tags stay; a later `modkit tag --push` completes the work).
-    public var error: String?
-
-    public var failed: Bool { error != nil }
+    public var alreadyThere: [String] = []
 }
 
 /// Pushes a snapshot's tags (and the snapshot commit) to every repository's remote, only what the remote lacks.
@@ -29,7 +22,7 @@ public enum SnapshotPusher {
         var remote: String?
     }
 
-    public static func push(_ report: TagReport, workspace: Workspace, force: Bool, jobs: Int) -> [SnapshotPushResult] {
+    public static func push(_ report: TagReport, workspace: Workspace, force: Bool, jobs: Int) -> [ModuleResult<PushFacts>] {
         let manifest = workspace.manifest
         var targets: [Target] = []
         var manifestTarget = Target(module: nil, path: ".", directory: manifest.root, refs: [], remote: nil)
@@ -46,23 +39,31 @@ public enum SnapshotPusher {
         }
         targets.append(manifestTarget)
         for tag in report.tags where tag.path != "." {
-            targets.append(Target(module: tag.module, path: tag.path, directory: manifest.directory(ofPath: tag.path),
+            targets.append(Target(module: tag.name, path: tag.path, directory: manifest.directory(ofPath: tag.path),
                                   refs: [("refs/tags/\(tag.tag)", "refs/tags/\(tag.tag)")], remote: manifest.defaults.remote))
         }
         return Parallel.map(targets, jobs: jobs) { target in push(target, force: force) }
     }
 
-    static func push(_ target: Target, force: Bool) -> SnapshotPushResult {
-        var result = SnapshotPushResult(module: target.module, path: target.path, remote: target.remote)
+    /// One repository's push: `pushed`, `upToDate` (the remote has it all) or `failed` (the tags stay; a later
+    /// `modkit tag --push` completes the work).
+    static func push(_ target: Target, force: Bool) -> ModuleResult<PushFacts> {
+        var facts = PushFacts(remote: target.remote)
+        let error = send(target, force: force, into: &facts)
+        let outcome: ModuleOutcome = error != nil ? .failed : facts.pushed.isEmpty ? .upToDate : .pushed
+        let detail = error ?? (facts.pushed.isEmpty ? "the remote has it all" : "pushed \(facts.pushed.joined(separator: ", "))")
+        return ModuleResult(name: target.module, path: target.path, outcome: outcome, detail: detail, facts: facts)
+    }
+
+    /// Sends what the remote lacks, noting in `facts` what went and what was there; returns why it failed, or nil.
+    private static func send(_ target: Target, force: Bool, into result: inout PushFacts) -> String? {
         guard let remote = target.remote else {
-            result.error = "no remote to push to (add one, e.g. 'git remote add origin URL')"
-            return result
+            return "no remote to push to (add one, e.g. 'git remote add origin URL')"
         }
         do {
             let repository = try Repository.open(target.directory.path)
             guard try repository.remoteURL(remote) != nil else {
-                result.error = "no remote '\(remote)'"
-                return result
+                return "no remote '\(remote)'"
             }
             let advertised = Dictionary(try repository.remoteReferences(remote).map { ($0.name, $0.target) },
                                         uniquingKeysWith: { first, _ in first })
@@ -74,14 +75,14 @@ public enum SnapshotPusher {
                     let contained = try destination.hasPrefix("refs/heads/")
                         && repository.hasCommit(there) && repository.isDescendant(there, of: local)
                     if there == local || contained {
-                        result.upToDate.append(destination)
+                        result.alreadyThere.append(destination)
                         continue
                     }
                 }
                 let forced = force && destination.hasPrefix("refs/tags/")
                 refspecs.append("\(forced ? "+" : "")\(source):\(destination)")
             }
-            guard !refspecs.isEmpty else { return result }
+            guard !refspecs.isEmpty else { return nil }
             // libgit2 pushes references only: a bare commit id goes out through a temporary reference.
             var temporary: [String] = []
             defer { for name in temporary { try? repository.deleteReference(name) } }
@@ -95,13 +96,10 @@ public enum SnapshotPusher {
             let answers = try repository.push(remote: remote, refspecs: refspecs)
             let rejected = answers.filter { $0.error != nil }
             result.pushed = answers.filter { $0.error == nil }.map(\.ref)
-            if !rejected.isEmpty {
-                result.error = rejected.map { "\($0.ref) rejected: \($0.error!)" }.joined(separator: "; ")
-            }
+            return rejected.isEmpty ? nil : rejected.map { "\($0.ref) rejected: \($0.error!)" }.joined(separator: "; ")
         } catch {
-            result.error = ErrorText.describe(error)
+            return ErrorText.describe(error)
         }
-        return result
     }
 }
 

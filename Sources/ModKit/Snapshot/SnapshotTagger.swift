@@ -1,27 +1,26 @@
 import Foundation
 import GitKit
 
-/// One tag of a snapshot and what `modkit tag` did with it.
-public struct SnapshotTagResult: Sendable, Codable, Equatable {
-    public enum Action: String, Sendable, Codable {
-        case created
-        /// Already there on the right commit.
-        case unchanged
-        /// Moved from another commit (`--force`).
-        case moved
+/// The tag of a snapshot that one `modkit tag` result is about.
+public struct TagFacts: Sendable, Encodable, Equatable {
+    public var tag: String
+    /// The commit the tag points at.
+    public var commit: String
+
+    /// The result of placing `tag` in one repository (module nil: the manifest repository's snapshot tag): `created`,
+    /// `upToDate` (already on the right commit) or `updated` (moved with `--force`), its detail `TAG created|unchanged|moved`.
+    static func result(module: String?, path: String, tag: String, commit: String, outcome: ModuleOutcome) -> ModuleResult<TagFacts> {
+        ModuleResult(name: module, path: path, outcome: outcome, detail: "\(tag) \(word(for: outcome))", facts: TagFacts(tag: tag, commit: commit))
     }
 
-    /// The module the tag belongs to; nil for the snapshot tag of the manifest repository.
-    public var module: String?
-    /// The repository, relative to the workspace root ("." for the manifest repository).
-    public var path: String
-    public var tag: String
-    public var commit: String
-    public var action: Action
+    /// What happened to a tag, as `modkit tag` words it: created, moved or unchanged.
+    public static func word(for outcome: ModuleOutcome) -> String {
+        outcome == .created ? "created" : outcome == .updated ? "moved" : "unchanged"
+    }
 }
 
 /// What `modkit tag` did.
-public struct TagReport: Sendable, Codable {
+public struct TagReport: Sendable {
     public var snapshot: String
     /// The snapshot file relative to the workspace root.
     public var file: String
@@ -34,7 +33,7 @@ public struct TagReport: Sendable, Codable {
     /// The manifest repository's branch the snapshot was committed on (nil when HEAD was detached).
     public var manifestBranch: String?
     public var modules: [Snapshot.Entry]
-    public var tags: [SnapshotTagResult]
+    public var tags: [ModuleResult<TagFacts>]
     public var warnings: [String]
 }
 
@@ -54,9 +53,10 @@ public enum SnapshotTagger {
             let report = try run.create(plan)
             return report
         } catch {
-            let notes = run.rollBack()
+            // What the roll-back did is said in lines that name their repository: notes, as the journal's replay words them.
+            let notes = run.rollBack().map { Diagnostic.note($0) }
             let interrupted = (error as? SnapshotFailure)?.interrupted ?? false
-            let problems = (error as? SnapshotFailure)?.problems ?? ["\(ErrorText.describe(error))"]
+            let problems = (error as? SnapshotFailure)?.problems ?? [.error(ErrorText.describe(error))]
             throw SnapshotFailure(problems: problems, notes: notes, interrupted: interrupted)
         }
     }
@@ -77,14 +77,14 @@ private struct TagRun {
         let name = plan.snapshot.name
         let repository = manifestRepository.repository
         let message = options.message ?? "modkit snapshot \(name)"
-        var results: [SnapshotTagResult] = []
+        var results: [ModuleResult<TagFacts>] = []
 
         let snapshotCommit: OID
         var prepared: PreparedFileCommit?
         var file: (url: URL, data: Data)?
         if let unchanged = plan.unchangedSnapshotCommit {
             snapshotCommit = unchanged
-            results.append(SnapshotTagResult(module: nil, path: ".", tag: name, commit: unchanged.hex, action: .unchanged))
+            results.append(TagFacts.result(module: nil, path: ".", tag: name, commit: unchanged.hex, outcome: .upToDate))
         } else {
             let data = Data(SnapshotFile.render(plan.snapshot).utf8)
             let commit = try repository.prepareFileCommit(manifestRepository.snapshotPath(name), contents: data,
@@ -101,20 +101,20 @@ private struct TagRun {
             guard let commit = planned.commit else { continue }
             let moduleRepository = try Repository.open(planned.directory.path)
             let action = try place(planned, at: commit, in: moduleRepository, message: message)
-            results.append(SnapshotTagResult(module: planned.module, path: planned.path, tag: planned.name, commit: commit.hex, action: action))
+            results.append(TagFacts.result(module: planned.module, path: planned.path, tag: planned.name, commit: commit.hex, outcome: action))
         }
         for planned in plan.directoryTags {
             try checkCancelled()
             let version = plan.snapshot.module(named: planned.module ?? "")?.version.map { " \($0)" } ?? ""
             let action = try place(planned, at: snapshotCommit, in: repository, message: "\(planned.module ?? "")\(version) (\(message))")
-            let commit = action == .unchanged ? (try repository.resolveCommit("refs/tags/\(planned.name)")) : snapshotCommit
-            results.append(SnapshotTagResult(module: planned.module, path: ".", tag: planned.name, commit: commit.hex, action: action))
+            let commit = action == .upToDate ? (try repository.resolveCommit("refs/tags/\(planned.name)")) : snapshotCommit
+            results.append(TagFacts.result(module: planned.module, path: ".", tag: planned.name, commit: commit.hex, outcome: action))
         }
         if let prepared, let file {
             let snapshotTag = PlannedTag(module: nil, path: ".", directory: workspace.root, name: name, commit: prepared.commit,
                                          existing: plan.existingSnapshotTag)
             let action = try place(snapshotTag, label: "manifest repository", at: prepared.commit, in: repository, message: message)
-            results.insert(SnapshotTagResult(module: nil, path: ".", tag: name, commit: prepared.commit.hex, action: action), at: 0)
+            results.insert(TagFacts.result(module: nil, path: ".", tag: name, commit: prepared.commit.hex, outcome: action), at: 0)
             try checkCancelled()
             try publish(prepared, file: file, name: name)
             try? FileManager.default.removeItem(at: TagJournal.file(in: workspace.root))
@@ -126,7 +126,7 @@ private struct TagRun {
     }
 
     private func checkCancelled() throws {
-        if isCancelled() { throw SnapshotFailure(problems: ["interrupted"], interrupted: true) }
+        if isCancelled() { throw SnapshotFailure(problems: [.error("interrupted")], interrupted: true) }
     }
 
     /// The journal of this run: every tag it will create or move, and the snapshot commit it will put on the branch.
@@ -163,12 +163,12 @@ private struct TagRun {
 
     /// Creates or (with `--force`) moves one annotated tag.
     private mutating func place(_ planned: PlannedTag, label: String? = nil, at commit: OID, in repository: Repository,
-                                message: String) throws -> SnapshotTagResult.Action {
+                                message: String) throws -> ModuleOutcome {
         let label = label ?? planned.module ?? planned.path
         do {
             switch planned.existing {
             case .matching:
-                return .unchanged
+                return .upToDate
             case .absent:
                 try repository.createAnnotatedTag(planned.name, at: commit, message: message)
                 placed.append(TagJournal.Tag(path: planned.path, label: label, name: planned.name, commit: commit.hex, previous: nil))
@@ -176,10 +176,10 @@ private struct TagRun {
             case .elsewhere(_, let object):
                 try repository.createAnnotatedTag(planned.name, at: commit, message: message, force: true)
                 placed.append(TagJournal.Tag(path: planned.path, label: label, name: planned.name, commit: commit.hex, previous: object.hex))
-                return .moved
+                return .updated
             }
         } catch {
-            throw SnapshotFailure(problems: ["\(label): could not create tag \(planned.name): \(ErrorText.describe(error))"])
+            throw SnapshotFailure(problems: [.error("could not create tag \(planned.name): \(ErrorText.describe(error))", module: label)])
         }
     }
 

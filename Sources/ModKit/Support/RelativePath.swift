@@ -1,7 +1,16 @@
+import Foundation
 import YAMLKit
 
 /// Normalises paths written in the manifest, relative to the workspace root.
 public enum RelativePath {
+    /// `file` relative to `root`, as every JSON report gives paths ("." for the root itself); its absolute path when it lies outside.
+    public static func of(_ file: URL, under root: URL) -> String {
+        let base = root.standardizedFileURL.path
+        let path = file.standardizedFileURL.path
+        if path == base { return "." }
+        return path.hasPrefix(base + "/") ? String(path.dropFirst(base.count + 1)) : path
+    }
+
     public enum Problem: Error, Sendable, Equatable {
         case empty, absolute, escapes
         /// A C0 control character or DEL: a NUL cuts the path short for every system call, and the others hide in terminals and scripts.

@@ -1,37 +1,25 @@
 import Foundation
 import GitKit
 
-/// What `modkit sync` did to the manifest repository before the modules.
-public struct ManifestUpdateResult: Sendable, Codable, Equatable {
-    public enum Outcome: String, Sendable, Codable {
-        case updated, upToDate, kept, skipped, failed
-    }
-
-    public var outcome: Outcome
-    public var detail: String
-    public var previousCommit: String?
-    public var commit: String?
-}
-
 /// Brings the manifest repository's branch up to its upstream by fast-forward only, so that a teammate's
 /// new modkit.yml is what the modules are synced to. Never over local changes: a file the update would
 /// change that is modified here keeps the repository where it is.
 public enum ManifestUpdate {
     /// nil when the workspace is not inside a git repository.
-    public static func run(_ workspace: Workspace) -> ManifestUpdateResult? {
+    public static func run(_ workspace: Workspace) -> ModuleResult<SyncFacts>? {
         guard let repository = try? Repository.discover(from: workspace.root.path) else { return nil }
         do {
             guard case .branch(let branch, let local) = try repository.head() else {
-                return ManifestUpdateResult(outcome: .skipped, detail: "not on a branch; not updated")
+                return row(.skipped, "not on a branch; not updated")
             }
             guard let remote = try repository.remoteOfUpstream(branch: branch), try repository.tracking(ofBranch: branch) != nil else {
-                return ManifestUpdateResult(outcome: .skipped, detail: "\(branch) has no upstream; not updated", commit: local.hex)
+                return row(.skipped, "\(branch) has no upstream; not updated", commit: local.hex)
             }
             try repository.fetch(remote: remote)
             guard let (upstream, fetched) = try repository.tracking(ofBranch: branch), let target = fetched else {
-                return ManifestUpdateResult(outcome: .kept, detail: "\(branch)'s upstream is gone from \(remote)", commit: local.hex)
+                return row(.kept, "\(branch)'s upstream is gone from \(remote)", commit: local.hex)
             }
-            var result = ManifestUpdateResult(outcome: .upToDate, detail: "\(branch) up to date", previousCommit: local.hex, commit: local.hex)
+            var result = row(.upToDate, "\(branch) up to date", commit: local.hex, previousCommit: local.hex)
             if target == local { return result }
             if try repository.isDescendant(local, of: target) {
                 result.detail = "\(branch) is ahead of \(upstream) (not pushed)"
@@ -58,7 +46,12 @@ public enum ManifestUpdate {
             result.detail = "fast-forwarded \(branch) by \(count) commit\(count == 1 ? "" : "s")"
             return result
         } catch {
-            return ManifestUpdateResult(outcome: .failed, detail: ErrorText.describe(error))
+            return row(.failed, ErrorText.describe(error))
         }
+    }
+
+    /// The manifest repository's row: no name, path ".".
+    private static func row(_ outcome: ModuleOutcome, _ detail: String, commit: String? = nil, previousCommit: String? = nil) -> ModuleResult<SyncFacts> {
+        ModuleResult(name: nil, path: ".", outcome: outcome, detail: detail, facts: SyncFacts(commit: commit, previousCommit: previousCommit))
     }
 }

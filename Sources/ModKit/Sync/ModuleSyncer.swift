@@ -21,23 +21,22 @@ struct ModuleSyncer {
     var gates: TransferGates? = nil
     let observe: @Sendable (SyncEvent) -> Void
 
-    func run() -> ModuleSyncResult {
+    func run() -> ModuleResult<SyncFacts> {
         observe(.started(module: module.name))
-        var result: ModuleSyncResult
+        var result: ModuleResult<SyncFacts>
         do {
             result = try FileManager.default.fileExists(atPath: directory.path) && !isEmptyDirectory(directory)
                 ? update()
                 : clone()
         } catch {
             result = self.result(.failed, "\(ErrorText.describe(error))")
-            result.error = ErrorText.describe(error)
         }
         observe(.finished(result))
         return result
     }
 
-    private func result(_ outcome: ModuleSyncResult.Outcome, _ detail: String) -> ModuleSyncResult {
-        ModuleSyncResult(name: module.name, path: module.path, outcome: outcome, detail: detail)
+    private func result(_ outcome: ModuleOutcome, _ detail: String) -> ModuleResult<SyncFacts> {
+        ModuleResult<SyncFacts>(name: module.name, path: module.path, outcome: outcome, detail: detail, facts: SyncFacts())
     }
 
     private var progress: (TransferProgress) -> Bool {
@@ -65,7 +64,7 @@ struct ModuleSyncer {
 
     /// Clones into a hidden staging directory beside the target and renames it into place only when
     /// complete, so an interrupted sync never leaves a half-cloned module behind.
-    private func clone() throws -> ModuleSyncResult {
+    private func clone() throws -> ModuleResult<SyncFacts> {
         let staging = try CloneStaging.prepare(for: directory)
         do {
             let target: RevisionTarget
@@ -127,7 +126,7 @@ struct ModuleSyncer {
 
     // MARK: Update
 
-    private func update() throws -> ModuleSyncResult {
+    private func update() throws -> ModuleResult<SyncFacts> {
         guard Repository.isRepository(directory.path) else {
             throw ModKitError("\(module.path) exists but is not a git repository", hint: "move it away, then run modkit sync again")
         }
@@ -163,7 +162,7 @@ struct ModuleSyncer {
             let names = fetched.keptLocalTags
             notes.append("kept local tag\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) (would clobber existing tag: the remote's differs)")
         }
-        var outcome: ModuleSyncResult
+        var outcome: ModuleResult<SyncFacts>
         if let gone = try goneUpstream(repository, previousTips: fetched.previousTips) {
             outcome = kept(gone, commit: try repository.head().commit)
         } else {
@@ -194,7 +193,7 @@ struct ModuleSyncer {
 
     /// Moves HEAD to the target when that loses nothing; otherwise explains why it stays. An earlier move that was
     /// interrupted is finished first; every move goes through `WorkTreeMove`, which refuses before writing anything.
-    private func move(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleSyncResult {
+    private func move(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleResult<SyncFacts> {
         do {
             // A sync killed mid-move may also have left the index, HEAD or branch lock it was holding.
             try KilledRunLock.removeInterruptedMoveLocks(of: repository)
@@ -209,9 +208,9 @@ struct ModuleSyncer {
 
     /// Local changes (untracked files never count) are read only where a move would happen, so a sync with nothing
     /// new reads no work tree; they are read once and handed to the move, which then does not read them again.
-    private func moveChecked(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleSyncResult {
+    private func moveChecked(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleResult<SyncFacts> {
         let head = try repository.head()
-        var outcome: ModuleSyncResult
+        var outcome: ModuleResult<SyncFacts>
         var move = MoveReport()
 
         switch (target, head) {
@@ -299,7 +298,7 @@ struct ModuleSyncer {
         return " in " + paths.prefix(3).joined(separator: ", ") + (paths.count > 3 ? " and \(paths.count - 3) more" : "")
     }
 
-    private func kept(_ reason: String, commit: OID?) -> ModuleSyncResult {
+    private func kept(_ reason: String, commit: OID?) -> ModuleResult<SyncFacts> {
         var outcome = result(.kept, "kept: \(reason)")
         outcome.commit = commit?.hex
         return outcome

@@ -7,32 +7,32 @@ import GitKit
 enum NestedModules {
     /// Runs `body` on the modules wave by wave, outer modules before the modules inside them, and returns the results in
     /// the order of `modules`. After each wave the excludes of the outer repositories are brought up to date.
-    static func inWaves(_ modules: [Module], of manifest: Manifest, _ body: ([Module]) -> [ModuleSyncResult]) -> [ModuleSyncResult] {
+    static func inWaves(_ modules: [Module], of manifest: Manifest, _ body: ([Module]) -> [ModuleResult<SyncFacts>]) -> [ModuleResult<SyncFacts>] {
         let all = manifest.modules.filter { $0.kind == .repository }
         let outers = enclosing(all)
         let selected = Set(modules.map(\.name))
         let level = Dictionary(zip(all.map(\.name), nestingLevels(all.map(\.path))), uniquingKeysWith: { first, _ in first })
-        var results: [String: ModuleSyncResult] = [:]
+        var results: [String: ModuleResult<SyncFacts>] = [:]
         let waves = Dictionary(grouping: modules) { level[$0.name] ?? 0 }
         for wave in waves.keys.sorted() {
             var runnable: [Module] = []
             for module in waves[wave]! {
                 if let outer = outers[module.name].flatMap(manifest.module(named:)), !isCloned(outer, in: manifest),
                    !selected.contains(outer.name) || results[outer.name]?.outcome == .failed {
-                    results[module.name] = ModuleSyncResult(
+                    results[module.name] = ModuleResult<SyncFacts>(
                         name: module.name, path: module.path, outcome: .failed,
                         detail: "lies inside module '\(outer.name)' at \(outer.path), which is not cloned; sync '\(outer.name)' first",
-                        error: "module '\(outer.name)' is not cloned")
+                        diagnostics: [.error("module '\(outer.name)' is not cloned", module: module.name)], facts: SyncFacts())
                 } else {
                     runnable.append(module)
                 }
             }
-            for result in body(runnable) { results[result.name] = result }
+            for result in body(runnable) { results[result.name ?? result.path] = result }
             for (outer, failure) in excludeInnerPaths(all.map(\.path), directory: { manifest.directory(ofPath: $0) }) {
                 guard let module = all.first(where: { $0.path == outer }), var result = results[module.name] else { continue }
                 let warning = "the modules inside it are not kept out of its status (\(failure))"
                 result.detail += "; " + warning
-                result.warnings.append(warning)
+                result.warn(warning)
                 results[module.name] = result
             }
         }

@@ -15,7 +15,7 @@ public enum Syncer {
         depth: Int? = nil,
         engine: (any TransferEngine)? = nil,
         observe: @escaping @Sendable (SyncEvent) -> Void = { _ in }
-    ) -> [ModuleSyncResult] {
+    ) -> [ModuleResult<SyncFacts>] {
         let manifest = workspace.manifest
         let stamp = backupStamp(Date())
         let engine = engine ?? (try? FetchEngineSetting.engine()) ?? Libgit2Engine()
@@ -28,15 +28,14 @@ public enum Syncer {
         }
         return NestedModules.inWaves(modules, of: manifest) { wave in Parallel.map(wave, jobs: jobs, heaviestFirst: weigh) { module in
             guard module.kind == .repository, let url = manifest.url(of: module).map(LocalRepositoryURL.resolve) else {
-                let result = ModuleSyncResult(name: module.name, path: module.path, outcome: .skipped,
-                                              detail: "directory module (comes with the manifest repository)")
+                let result = ModuleResult<SyncFacts>(name: module.name, path: module.path, outcome: .skipped,
+                                                     detail: "directory module (comes with the manifest repository)", facts: SyncFacts())
                 observe(.finished(result))
                 return result
             }
             // Checked again here, wave by wave: a module cloned in an earlier wave may hold a link a nested module's path goes through.
             if let problem = ContainedPath.problem(module.path, in: workspace.root) {
-                var result = ModuleSyncResult(name: module.name, path: module.path, outcome: .failed, detail: problem.message)
-                result.error = problem.message
+                let result = ModuleResult<SyncFacts>(name: module.name, path: module.path, outcome: .failed, detail: problem.message, facts: SyncFacts())
                 observe(.finished(result))
                 return result
             }

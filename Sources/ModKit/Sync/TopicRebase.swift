@@ -1,27 +1,14 @@
 import Foundation
 import GitKit
 
-/// What `modkit sync --rebase` did to one repository's checked-out topic branch.
-public struct TopicRebaseResult: Sendable, Codable, Equatable {
-    public enum Outcome: String, Sendable, Codable {
-        case rebased, upToDate, kept
-    }
-
-    public var name: String
-    public var path: String
-    public var branch: String
-    public var outcome: Outcome
-    public var detail: String
-}
-
 /// `modkit sync --rebase`: each checked-out topic branch replayed onto its freshly fetched manifest branch,
 /// where that is conflict-free and loses nothing; otherwise the branch stays and the reason is given.
 public enum TopicRebase {
     /// Only repositories on a topic branch that has fallen behind its manifest branch get a result.
-    public static func run(_ modules: [Module], in workspace: Workspace, jobs: Int) -> [TopicRebaseResult] {
+    public static func run(_ modules: [Module], in workspace: Workspace, jobs: Int) -> [ModuleResult<BranchFacts>] {
         let manifest = workspace.manifest
         let remote = manifest.defaults.remote
-        return Parallel.map(modules.filter { $0.kind == .repository }, jobs: jobs) { module -> TopicRebaseResult? in
+        return Parallel.map(modules.filter { $0.kind == .repository }, jobs: jobs) { module -> ModuleResult<BranchFacts>? in
             let directory = manifest.directory(of: module).path
             guard Repository.isRepository(directory), let repository = try? Repository.open(directory),
                   case .branch(let branch, let tip)? = try? repository.head(),
@@ -29,7 +16,7 @@ public enum TopicRebase {
                   case .branch(let baseName, let onto) = base, baseName != branch,
                   (try? repository.isDescendant(tip, of: onto)) == false, tip != onto
             else { return nil }
-            var result = TopicRebaseResult(name: module.name, path: module.path, branch: branch, outcome: .kept, detail: "")
+            var result = ModuleResult(name: module.name, path: module.path, outcome: .kept, detail: "", facts: BranchFacts(branch: branch))
             do {
                 if try repository.upstream(ofBranch: branch) != nil {
                     result.detail = "\(branch) is pushed; rebasing would rewrite published commits (rebase it yourself)"
@@ -44,7 +31,7 @@ public enum TopicRebase {
                     result.outcome = .upToDate
                     result.detail = "\(branch) already contains \(remote)/\(baseName)"
                 case .replayed(let newTip, let count):
-                    result.outcome = .rebased
+                    result.outcome = .updated
                     result.detail = "rebased \(branch) onto \(remote)/\(baseName): \(count) commit\(count == 1 ? "" : "s"), now \(newTip.short) (was \(tip.short))"
                 case .conflict(let commit, let paths):
                     result.detail = "rebasing \(branch) onto \(remote)/\(baseName) conflicts at \(commit.short) in \(paths.prefix(3).joined(separator: ", ")); left as it was"

@@ -1,16 +1,28 @@
 import Foundation
 
-/// The outcome of running a command in one module for `modkit forall`.
-public struct ForallResult: Sendable, Codable, Equatable {
-    public var name: String
-    public var path: String
-    /// The exit status, or nil when the command was not run (module not cloned, a dependency failed).
-    public var status: Int32?
+/// What running the command in one module for `modkit forall` gave, beside its outcome (`ok`, `failed` or `skipped`).
+public struct ForallFacts: Sendable, Encodable, Equatable {
+    /// The command's exit status (nil when it did not run: module not cloned, a dependency failed).
+    public var exitCode: Int32?
     /// Standard output and standard error together, when they were captured (empty when streamed).
-    public var output: String
-    public var skipped: String?
+    public var output: String = ""
+}
 
-    public var failed: Bool { (status ?? 0) != 0 }
+extension ModuleResult where Facts == ForallFacts {
+    /// The command ran and exited with `status`: `ok` on 0, else `failed` with the error naming the status.
+    static func ran(_ module: Module, status: Int32, output: String) -> Self {
+        ModuleResult(name: module.name, path: module.path, outcome: status == 0 ? .ok : .failed, detail: "exit \(status)",
+                     diagnostics: status == 0 ? [] : [.error("the command exited with \(status)", module: module.name)],
+                     facts: ForallFacts(exitCode: status, output: output))
+    }
+
+    /// The command did not run here, and why.
+    static func skipped(_ module: Module, _ reason: String) -> Self {
+        ModuleResult(name: module.name, path: module.path, outcome: .skipped, detail: reason, facts: ForallFacts())
+    }
+
+    /// Whether a finished module stops its dependents: it failed, or was itself held back.
+    var blocksDependents: Bool { outcome == .failed || outcome == .skipped && detail.hasPrefix("not run") }
 }
 
 /// How `modkit forall` runs the command and where its output goes.
@@ -41,7 +53,7 @@ public struct ForallOptions: Sendable {
 public enum ForallEvent: Sendable {
     case started(module: String, path: String)
     case line(module: String, text: String)
-    case finished(ForallResult)
+    case finished(ModuleResult<ForallFacts>)
 }
 
 /// `modkit forall -c CMD`: runs a shell command in every module directory, in parallel.
@@ -52,11 +64,11 @@ public enum Forall {
         workspace: Workspace,
         options: ForallOptions,
         observe: @escaping @Sendable (ForallEvent) -> Void = { _ in }
-    ) -> [ForallResult] {
+    ) -> [ModuleResult<ForallFacts>] {
         let manifest = workspace.manifest
         let environment = ProcessInfo.processInfo.environment
         let jobs = options.output == .terminal ? 1 : options.jobs
-        let runModule: @Sendable (Module) -> ForallResult = { module in
+        let runModule: @Sendable (Module) -> ModuleResult<ForallFacts> = { module in
             let result = runOne(command, module: module, manifest: manifest, environment: environment,
                                 output: options.output, observe: observe)
             observe(.finished(result))
@@ -65,41 +77,33 @@ public enum Forall {
         guard let dependencies = options.dependencies else {
             return Parallel.map(modules, jobs: jobs, runModule)
         }
-        var results: [String: ForallResult] = [:]
+        var results: [String: ModuleResult<ForallFacts>] = [:]
         let levels = DependencyLevels.levels(of: modules.map(\.name), dependencies: dependencies)
         for level in levels {
             let levelModules = modules.filter { level.contains($0.name) }
             var runnable: [Module] = []
             for module in levelModules {
-                let blocked = (dependencies[module.name] ?? []).filter { results[$0].map(blocks) ?? false }
+                let blocked = (dependencies[module.name] ?? []).filter { results[$0]?.blocksDependents ?? false }
                 if blocked.isEmpty {
                     runnable.append(module)
                 } else {
-                    var result = ForallResult(name: module.name, path: module.path, status: nil, output: "")
-                    result.skipped = "not run: its dependency \(blocked.joined(separator: ", ")) did not succeed"
+                    let result = ModuleResult.skipped(module, "not run: its dependency \(blocked.joined(separator: ", ")) did not succeed")
                     observe(.finished(result))
                     results[module.name] = result
                 }
             }
-            for result in Parallel.map(runnable, jobs: jobs, runModule) { results[result.name] = result }
+            for result in Parallel.map(runnable, jobs: jobs, runModule) { results[result.name ?? result.path] = result }
         }
         return levels.flatMap { level in
             modules.filter { level.contains($0.name) }.compactMap { results[$0.name] }
         }
     }
 
-    /// Whether a finished module stops its dependents: it failed, or was itself held back.
-    private static func blocks(_ result: ForallResult) -> Bool {
-        result.failed || result.skipped?.hasPrefix("not run") == true
-    }
-
     static func runOne(_ command: String, module: Module, manifest: Manifest, environment inherited: [String: String],
-                       output: ForallOptions.Output, observe: @escaping @Sendable (ForallEvent) -> Void) -> ForallResult {
+                       output: ForallOptions.Output, observe: @escaping @Sendable (ForallEvent) -> Void) -> ModuleResult<ForallFacts> {
         let directory = manifest.directory(of: module)
-        var result = ForallResult(name: module.name, path: module.path, status: nil, output: "")
         guard FileManager.default.fileExists(atPath: directory.path) else {
-            result.skipped = module.kind == .repository ? "not cloned" : "folder missing"
-            return result
+            return .skipped(module, module.kind == .repository ? "not cloned" : "folder missing")
         }
         var environment = inherited
         environment["MODKIT_MODULE"] = module.name
@@ -118,13 +122,11 @@ public enum Forall {
         }
         do {
             let run = try ShellCommand.run(command, in: directory, environment: environment, output: shellOutput)
-            result.status = run.status
-            result.output = run.output
+            return .ran(module, status: run.status, output: run.output)
         } catch {
-            result.status = 127
-            result.output = "modkit: could not start /bin/sh: \(error)\n"
-            if case .lines = output { observe(.line(module: name, text: result.output.trimmingCharacters(in: .newlines))) }
+            let text = "modkit: could not start /bin/sh: \(error)\n"
+            if case .lines = output { observe(.line(module: name, text: text.trimmingCharacters(in: .newlines))) }
+            return .ran(module, status: 127, output: text)
         }
-        return result
     }
 }

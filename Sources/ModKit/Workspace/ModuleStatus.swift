@@ -2,7 +2,8 @@ import Foundation
 import GitKit
 
 /// The state of one module's working copy, as `modkit status` shows it.
-public struct ModuleStatus: Sendable, Codable, Equatable {
+/// The facts of a status row: `name`, `path` and `state` are the row's own keys, so only the rest is in JSON.
+public struct ModuleStatus: Sendable, Encodable, Equatable {
     public enum State: String, Sendable, Codable {
         /// The working copy exists and could be read.
         case ok
@@ -40,6 +41,10 @@ public struct ModuleStatus: Sendable, Codable, Equatable {
     public var version: String?
     public var error: String?
 
+    private enum CodingKeys: String, CodingKey {
+        case kind, branch, commit, detached, upstream, ahead, behind, unpushed, behindBase, atRevision, staged, modified, untracked, conflicted, version
+    }
+
     /// Nothing to report: readable, nothing to commit, nothing to push, nothing behind, and not detached
     /// away from the manifest revision.
     public var isClean: Bool {
@@ -53,18 +58,22 @@ extension Module.Kind: Codable {}
 
 /// Reads the status of workspace modules in parallel, one repository handle per worker.
 public enum StatusReader {
-    public static func read(_ modules: [Module], in workspace: Workspace, jobs: Int) -> [ModuleStatus] {
+    public static func read(_ modules: [Module], in workspace: Workspace, jobs: Int) -> [ModuleResult<ModuleStatus>] {
         let manifest = workspace.manifest
         let finished = FinishedRepositories()
         defer { finished.free() }
         return Parallel.map(modules, jobs: jobs) { module in
             read(module, manifest: manifest, finished: finished)
-        }
+        }.map { $0.result() }
     }
 
     /// The manifest repository's own row: its branch, what it has not pushed (a snapshot commit after
     /// `modkit tag`), and its local changes; nil when the workspace is not in a git repository.
-    public static func readManifestRepository(of workspace: Workspace) -> ModuleStatus? {
+    public static func readManifestRepository(of workspace: Workspace) -> ModuleResult<ModuleStatus>? {
+        manifestStatus(of: workspace)?.result(isManifest: true)
+    }
+
+    private static func manifestStatus(of workspace: Workspace) -> ModuleStatus? {
         var status = ModuleStatus(name: workspace.manifest.workspace, kind: .directory, path: ".", state: .ok)
         do {
             guard let repository = try Repository.discover(from: workspace.root.path) else { return nil }

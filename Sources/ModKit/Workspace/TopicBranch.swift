@@ -1,25 +1,6 @@
 import Foundation
 import GitKit
 
-/// What `modkit start` did in one repository.
-public struct StartResult: Sendable, Codable, Equatable {
-    public enum Outcome: String, Sendable, Codable {
-        case created
-        /// The branch already pointed at the current commit and is now checked out.
-        case switched
-        case alreadyOn = "already on it"
-        case failed
-        case skipped
-    }
-
-    public var name: String
-    public var path: String
-    public var outcome: Outcome
-    public var detail: String
-
-    public var failed: Bool { outcome == .failed }
-}
-
 /// `modkit start BRANCH`: a topic branch from the current commit in each selected repository.
 public enum TopicBranch {
     /// Refuses a name git would refuse for a branch (`git check-ref-format --branch`), before any repository is touched.
@@ -30,7 +11,7 @@ public enum TopicBranch {
         }
     }
 
-    public static func start(_ branch: String, in modules: [Module], workspace: Workspace, jobs: Int) -> [StartResult] {
+    public static func start(_ branch: String, in modules: [Module], workspace: Workspace, jobs: Int) -> [ModuleResult<BranchFacts>] {
         let manifest = workspace.manifest
         // Directory modules share the manifest repository: start the branch there once.
         var targets: [(name: String, path: String, directory: URL)] = modules.filter { $0.kind == .repository }.map {
@@ -54,8 +35,8 @@ public enum TopicBranch {
         var directory: URL
     }
 
-    static func start(_ branch: String, target: Target) -> StartResult {
-        var result = StartResult(name: target.name, path: target.path, outcome: .failed, detail: "")
+    static func start(_ branch: String, target: Target) -> ModuleResult<BranchFacts> {
+        var result = ModuleResult(name: target.name, path: target.path, outcome: .failed, detail: "", facts: BranchFacts(branch: branch))
         guard FileManager.default.fileExists(atPath: target.directory.path) else {
             result.outcome = .skipped
             result.detail = "not cloned"
@@ -68,7 +49,7 @@ public enum TopicBranch {
                 return result
             }
             if case .branch(branch, _) = try repository.head() {
-                result.outcome = .alreadyOn
+                result.outcome = .upToDate
                 result.detail = "already on \(branch)"
                 return result
             }
@@ -78,7 +59,7 @@ public enum TopicBranch {
                     return result
                 }
                 try repository.checkoutBranch(branch)
-                result.outcome = .switched
+                result.outcome = .updated
                 result.detail = "switched to existing \(branch) at \(commit.short)"
                 return result
             }

@@ -26,19 +26,6 @@ public struct RepositoryBranches: Sendable, Codable, Equatable {
     public var error: String?
 }
 
-/// What `push`, `abandon` or `prune` did with one branch of one repository.
-public struct BranchActionResult: Sendable, Codable, Equatable {
-    public enum Outcome: String, Sendable, Codable {
-        case pushed, upToDate, deleted, kept, skipped, failed
-    }
-
-    public var module: String?
-    public var path: String
-    public var branch: String?
-    public var outcome: Outcome
-    public var detail: String
-}
-
 /// Topic branches across repositories: `modkit branches`, `push`, `abandon` and `prune`.
 public enum TopicBranches {
     /// The repositories of `modules`: each repository module's, and the manifest repository once when a
@@ -80,7 +67,7 @@ public enum TopicBranches {
 
     /// Pushes `branch` (nil: each repository's current topic branch) where it has commits of its own, and sets
     /// its upstream.
-    public static func push(_ branch: String?, modules: [Module], workspace: Workspace, jobs: Int) -> [BranchActionResult] {
+    public static func push(_ branch: String?, modules: [Module], workspace: Workspace, jobs: Int) -> [ModuleResult<BranchFacts>] {
         let remote = workspace.manifest.defaults.remote
         return act(on: modules, workspace: workspace, jobs: jobs, branch: branch) { view, name in
             let state = try view.state(name)
@@ -101,7 +88,7 @@ public enum TopicBranches {
     }
 
     /// Deletes `branch` where no commit of it would be lost; a checked-out one is left for the manifest revision first.
-    public static func abandon(_ branch: String, modules: [Module], workspace: Workspace, jobs: Int) -> [BranchActionResult] {
+    public static func abandon(_ branch: String, modules: [Module], workspace: Workspace, jobs: Int) -> [ModuleResult<BranchFacts>] {
         act(on: modules, workspace: workspace, jobs: jobs, branch: branch) { view, name in
             let state = try view.state(name)
             if state.unpushed > 0, !state.merged {
@@ -116,9 +103,9 @@ public enum TopicBranches {
     }
 
     /// Deletes every topic branch whose commits are all in the manifest revision.
-    public static func prune(_ modules: [Module], workspace: Workspace, jobs: Int) -> [BranchActionResult] {
+    public static func prune(_ modules: [Module], workspace: Workspace, jobs: Int) -> [ModuleResult<BranchFacts>] {
         let remote = workspace.manifest.defaults.remote
-        return Parallel.map(repositories(of: modules, workspace: workspace), jobs: jobs) { site -> [BranchActionResult] in
+        return Parallel.map(repositories(of: modules, workspace: workspace), jobs: jobs) { site -> [ModuleResult<BranchFacts>] in
             guard Repository.isRepository(site.directory.path) else { return [] }
             do {
                 let view = try BranchView(site, remote: remote)
@@ -126,25 +113,25 @@ public enum TopicBranches {
                     let state = try view.state(name)
                     guard state.merged else { return nil }
                     if state.current {
-                        return BranchActionResult(module: site.module, path: site.path, branch: name, outcome: .kept,
-                                                  detail: "\(name) is merged but checked out; 'modkit abandon \(name)' leaves it")
+                        return ModuleResult(name: site.module, path: site.path, outcome: .kept,
+                                                  detail: "\(name) is merged but checked out; 'modkit abandon \(name)' leaves it", facts: BranchFacts(branch: name))
                     }
                     try view.repository.deleteReference("refs/heads/\(name)")
-                    return BranchActionResult(module: site.module, path: site.path, branch: name, outcome: .deleted,
-                                              detail: "deleted \(name) (merged into \(view.base?.label ?? "the manifest revision"))")
+                    return ModuleResult(name: site.module, path: site.path, outcome: .deleted,
+                                              detail: "deleted \(name) (merged into \(view.base?.label ?? "the manifest revision"))", facts: BranchFacts(branch: name))
                 }
             } catch {
-                return [BranchActionResult(module: site.module, path: site.path, branch: nil, outcome: .failed, detail: ErrorText.describe(error))]
+                return [ModuleResult(name: site.module, path: site.path, outcome: .failed, detail: ErrorText.describe(error), facts: BranchFacts(branch: nil))]
             }
         }.flatMap { $0 }
     }
 
     /// Runs `body` for `branch` (or the current topic branch) in every repository that has it.
     private static func act(on modules: [Module], workspace: Workspace, jobs: Int, branch: String?,
-                            _ body: @escaping @Sendable (BranchView, String) throws -> (BranchActionResult.Outcome, String)) -> [BranchActionResult] {
+                            _ body: @escaping @Sendable (BranchView, String) throws -> (ModuleOutcome, String)) -> [ModuleResult<BranchFacts>] {
         let remote = workspace.manifest.defaults.remote
         return Parallel.map(repositories(of: modules, workspace: workspace), jobs: jobs) { site in
-            var result = BranchActionResult(module: site.module, path: site.path, branch: branch, outcome: .skipped, detail: "")
+            var result = ModuleResult(name: site.module, path: site.path, outcome: .skipped, detail: "", facts: BranchFacts(branch: branch))
             guard Repository.isRepository(site.directory.path) else {
                 result.detail = "not cloned"
                 return result

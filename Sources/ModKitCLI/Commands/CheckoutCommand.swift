@@ -55,36 +55,26 @@ enum CheckoutCommand: Command {
             } catch let failure as SnapshotFailure {
                 return try SnapshotOutput.report(failure, context: context)
             }
-            for warning in report.warnings { context.console.warning(warning) }
-            if context.json {
-                let rows = report.results.map { result in
-                    ModuleResultRow(name: result.module, path: result.path, outcome: ModuleOutcome(result.outcome), detail: result.detail,
-                                    branch: report.branch, commit: result.commit, previousCommit: result.previousCommit, backup: result.backup,
-                                    error: result.outcome == .failed ? ErrorJSON(result.detail) : nil)
-                }
-                let modules = rows.filter { $0.name != nil }
-                try context.printJSON(ModuleRowsBody(fields: Fields(snapshot: report.snapshot, snapshotCommit: report.snapshotCommit, branch: report.branch,
-                                                                    warnings: report.warnings),
-                                                     manifest: rows.first { $0.name == nil }, modules: modules, summary: outcomeCounts(modules.map(\.outcome))))
-            } else {
-                printText(report, context: context)
+            let backups = report.results.compactMap { result in
+                result.backup.map { Diagnostic.warning("the commit left behind is saved as \($0)", module: result.name ?? "manifest repository") }
             }
-            for result in report.results where result.backup != nil {
-                context.console.warning("\(result.module ?? "manifest repository"): the commit left behind is saved as \(result.backup!)")
-            }
-            return report.failed ? .failure : .success
+            return try context.report(report.results.filter { $0.name != nil }, manifest: report.results.first { $0.name == nil },
+                                      fields: Fields(snapshot: report.snapshot, snapshotCommit: report.snapshotCommit, branch: report.branch,
+                                                     warnings: report.warnings),
+                                      diagnostics: report.warnings.map { .warning($0) } + backups, verb: "checkout",
+                                      text: .custom { printText(report, context: context) })
         }
     }
 
     private static func printText(_ report: CheckoutReport, context: Context) {
         let style = context.console.style(for: .standardOutput)
         var table = TextTable()
-        for result in report.results where context.verbose || result.outcome != .unchanged {
+        for result in report.results where context.verbose || result.outcome != .upToDate {
             let detail = result.outcome == .failed ? style.red("failed: \(result.detail)") : result.detail
-            table.add([style.bold(result.module ?? "(manifest repository)"), result.path, detail])
+            table.add([style.bold(result.label), result.path, detail])
         }
-        let moved = report.results.filter { $0.outcome == .moved || $0.outcome == .cloned }.count
-        let unchanged = report.results.filter { $0.outcome == .unchanged }.count
+        let moved = report.results.filter { $0.outcome == .updated || $0.outcome == .cloned }.count
+        let unchanged = report.results.filter { $0.outcome == .upToDate }.count
         var lines = ["Checked out \(report.snapshot): \(moved) moved, \(unchanged) already there"]
         if !table.rows.isEmpty { lines.append(table.render(indent: "  ")) }
         context.console.result(lines.joined(separator: "\n"))

@@ -30,29 +30,6 @@ enum ForallCommand: Command {
         runsInModules: true
     )
 
-    /// One module in `modkit forall --json`.
-    struct Row: ModuleRow {
-        var name: String?
-        var path: String
-        var outcome: ModuleOutcome
-        var detail: String
-        /// The command's exit status (nil when it did not run).
-        var exitCode: Int32?
-        /// stdout and stderr, interleaved as they came.
-        var output: String
-        var error: ErrorJSON?
-
-        init(_ result: ForallResult) {
-            name = result.name
-            path = result.path
-            outcome = result.skipped != nil ? .skipped : result.failed ? .failed : .ok
-            detail = result.skipped ?? "exit \(result.status ?? 0)"
-            exitCode = result.status
-            output = result.output
-            error = result.failed ? ErrorJSON("the command exited with \(result.status ?? -1)") : nil
-        }
-    }
-
     /// `modkit forall --json`'s own field.
     struct Fields: Encodable { var commandLine: String }
 
@@ -101,17 +78,9 @@ enum ForallCommand: Command {
         let printer = ForallPrinter(console: context.console, modules: modules, output: output, quiet: context.json)
         let results = Forall.run(command, in: modules, workspace: workspace, options: options, observe: printer.observe)
         context.console.clearProgress()
-        let failed = results.filter(\.failed)
-        if context.json {
-            let rows = results.map(Row.init)
-            try context.printJSON(ModuleRowsBody(fields: Fields(commandLine: command), manifest: nil as Row?, modules: rows, summary: outcomeCounts(rows.map(\.outcome))))
-        } else if !failed.isEmpty {
-            let held = results.filter { $0.skipped?.hasPrefix("not run") == true }
-            context.console.error("the command failed in \(failed.count) of \(results.count) modules:")
-            for result in failed { context.console.diagnostic("  \(result.name) (exit \(result.status ?? -1))") }
-            for result in held { context.console.diagnostic("  \(result.name): \(result.skipped ?? "")") }
-        }
-        return failed.isEmpty ? .success : .failure
+        return try context.report(results, fields: Fields(commandLine: command),
+                                  diagnostics: results.filter { $0.detail.hasPrefix("not run") }.map { .note($0.detail, module: $0.name) },
+                                  verb: "forall", text: .custom {})
     }
 }
 
@@ -149,25 +118,25 @@ private final class ForallPrinter: @unchecked Sendable {
             showProgress()
         case .finished(let result):
             lock.withLock {
-                running.removeAll { $0 == result.name }
+                running.removeAll { $0 == result.label }
                 done += 1
             }
             switch output {
             case .grouped:
-                var block = style.bold("== \(result.name) (\(result.path))")
-                if let skipped = result.skipped {
-                    block += style.dim(" skipped: \(skipped)") + "\n"
+                var block = style.bold("== \(result.label) (\(result.path))")
+                if result.outcome == .skipped {
+                    block += style.dim(" skipped: \(result.detail)") + "\n"
                 } else {
-                    block += (result.failed ? style.red(" exit \(result.status ?? -1)") : "") + "\n" + result.output
+                    block += (result.outcome == .failed ? style.red(" \(result.detail)") : "") + "\n" + result.output
                     if !result.output.isEmpty && !result.output.hasSuffix("\n") { block += "\n" }
                 }
                 console.write(block, to: .standardOutput)
             case .lines, .terminal:
-                let lead = output == .lines ? style.dim(prefix(result.name)) : style.bold("== \(result.name) ")
-                if let skipped = result.skipped {
-                    console.write(lead + style.dim("skipped: \(skipped)") + "\n", to: .standardOutput)
-                } else if result.failed {
-                    console.write(lead + style.red("exit \(result.status ?? -1)") + "\n", to: .standardOutput)
+                let lead = output == .lines ? style.dim(prefix(result.label)) : style.bold("== \(result.label) ")
+                if result.outcome == .skipped {
+                    console.write(lead + style.dim("skipped: \(result.detail)") + "\n", to: .standardOutput)
+                } else if result.outcome == .failed {
+                    console.write(lead + style.red(result.detail) + "\n", to: .standardOutput)
                 }
             }
             showProgress()

@@ -18,21 +18,6 @@ enum GuardCommand: Command {
         mutates: true
     )
 
-    /// One module in `modkit guard --json`.
-    struct Row: ModuleRow {
-        /// One guard file: its path in the workspace, and whether it was (with --check or --dry-run: would be) created or updated.
-        struct File: Encodable {
-            var path: String
-            var outcome: ModuleOutcome
-        }
-        var name: String?
-        var path: String
-        var outcome: ModuleOutcome
-        var detail: String
-        var files: [File]
-        var error: ErrorJSON?
-    }
-
     /// `modkit guard --json`'s own field.
     struct Fields: Encodable { var dryRun: Bool }
 
@@ -68,41 +53,31 @@ enum GuardCommand: Command {
     private static func write(_ workspace: Workspace, selected: [Module], check: Bool, dryRun: Bool, context: Context) throws -> ExitStatus {
 
         let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
-        let outcomes = GuardRun.run(specs.guardModules, selected: Set(selected.map(\.name)),
-                                    generatedDir: workspace.manifest.defaults.generatedDir,
-                                    mode: check || dryRun ? .check : .write)
-        let console = context.console
-        if context.json {
-            let modules = Dictionary(workspace.manifest.modules.map { ($0.name, $0.path) }, uniquingKeysWith: { first, _ in first })
-            let rows = outcomes.map { outcome in
-                let files = (outcome.plan?.files ?? []).map { Row.File(path: workspace.relativePath(of: $0.url), outcome: ModuleOutcome($0.state)) }
-                let changed = files.filter { $0.outcome != .upToDate }.count
-                return Row(name: outcome.module, path: modules[outcome.module] ?? "", outcome: outcome.problem != nil ? .failed : changed > 0 ? .updated : .upToDate,
-                           detail: outcome.problem ?? (changed > 0 ? "\(changed) guard file\(changed == 1 ? "" : "s")" : "up to date"),
-                           files: files, error: .optional(outcome.problem))
-            }
-            try context.printJSON(ModuleRowsBody(fields: Fields(dryRun: check || dryRun), manifest: nil as Row?, modules: rows,
-                                                 summary: outcomeCounts(rows.map(\.outcome))))
-        } else {
-            for outcome in outcomes {
-                if let problem = outcome.problem { console.error("\(outcome.module): \(problem)") }
-                guard let plan = outcome.plan else { continue }
-                if dryRun {
-                    let diff = GuardWriter.diff(plan, relativeTo: nil)
-                    if !diff.isEmpty { console.result(diff, terminator: "") }
-                } else if check {
-                    for file in plan.changes { console.result("\(Workspace.displayPath(of: file.url)): \(file.state.rawValue); run 'modkit guard'") }
-                } else {
-                    for file in outcome.written { console.result("wrote \(Workspace.displayPath(of: file.url))") }
-                }
-            }
-            let changed = outcomes.flatMap { $0.plan?.changes ?? [] }.count
-            if check && changed == 0 && !outcomes.contains(where: { $0.problem != nil }) { console.info("every guard file is up to date") }
-            if !check && !dryRun && outcomes.allSatisfy({ $0.written.isEmpty && $0.problem == nil }) {
-                console.info("every guard file is up to date")
+        let results = GuardRun.run(specs.guardModules, selected: Set(selected.map(\.name)),
+                                   generatedDir: workspace.manifest.defaults.generatedDir,
+                                   mode: check || dryRun ? .check : .write, root: workspace.root)
+        // --check fails when a file would change, as a failed module does.
+        let stale = check ? results.filter { $0.outcome == .updated }.map(\.label) : []
+        return try context.report(results, fields: Fields(dryRun: check || dryRun), alsoNeedingAttention: stale, verb: "guard", text: .custom { printText(results, check: check, dryRun: dryRun, console: context.console) })
+    }
+
+    private static func printText(_ results: [ModuleResult<GuardFacts>], check: Bool, dryRun: Bool, console: Console) {
+        for result in results {
+            guard let plan = result.plan else { continue }
+            if dryRun {
+                let diff = GuardWriter.diff(plan, relativeTo: nil)
+                if !diff.isEmpty { console.result(diff, terminator: "") }
+            } else if check {
+                for file in plan.changes { console.result("\(Workspace.displayPath(of: file.url)): \(file.state.rawValue); run 'modkit guard'") }
+            } else {
+                for file in result.written { console.result("wrote \(Workspace.displayPath(of: file.url))") }
             }
         }
-        let failed = outcomes.contains { $0.problem != nil } || (check && outcomes.contains { $0.needsAttention })
-        return failed ? .failure : .success
+        let failed = results.contains { $0.outcome == .failed }
+        let changed = results.flatMap { $0.plan?.changes ?? [] }.count
+        if check && changed == 0 && !failed { console.info("every guard file is up to date") }
+        if !check && !dryRun && results.allSatisfy({ $0.written.isEmpty && $0.outcome != .failed }) {
+            console.info("every guard file is up to date")
+        }
     }
 }

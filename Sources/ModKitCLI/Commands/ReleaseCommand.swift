@@ -166,7 +166,7 @@ enum ReleaseCommand: Command {
         state = try ReleaseState.load(name, in: workspace) ?? state
         if context.json {
             try context.printJSON(RunJSON(name: name, dryRun: dryRun, released: plan.released, steps: outcomes.map {
-                RunJSON.Step(step: $0.step.name, outcome: ModuleOutcome($0.status), details: $0.lines, diff: $0.diff,
+                RunJSON.Step(step: $0.step.name, outcome: $0.status, details: $0.lines, diff: $0.diff,
                              error: $0.status == .failed ? ErrorJSON($0.lines.last ?? "failed") : nil)
             }))
         } else if !passed, let failed = outcomes.last(where: { $0.status == .failed }) {
@@ -225,9 +225,9 @@ enum ReleaseCommand: Command {
         let style = console.style(for: .standardOutput)
         let mark: String
         switch outcome.status {
-        case .done: mark = style.green("✓")
         case .failed: mark = style.red("✗")
         case .skipped: mark = style.dim("-")
+        default: mark = style.green("✓")
         }
         let suffix = outcome.status == .skipped ? style.dim(" skipped (\(outcome.lines.first ?? ""))") : ""
         console.result("\(mark) \(style.bold(outcome.step.name))\(suffix)")

@@ -24,11 +24,7 @@ enum StartCommand: Command {
         try TopicBranch.checkName(branch)
         return try context.withWorkspace { run in
             let results = TopicBranch.start(branch, in: try run.modules(named: names), workspace: run.workspace, jobs: try context.jobs(waitsOnIO: true))
-            let rows = results.map { result in
-                ModuleResultRow(name: result.name, path: result.path, outcome: ModuleOutcome(result.outcome), detail: result.detail,
-                                branch: branch, error: result.failed ? ErrorJSON(result.detail) : nil)
-            }
-            return try context.report(rows, fields: Fields(branch: branch), verb: "start \(branch)")
+            return try context.report(results, fields: Fields(branch: branch), verb: "start \(branch)")
         }
     }
 }

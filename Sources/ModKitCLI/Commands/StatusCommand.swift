@@ -18,53 +18,6 @@ enum StatusCommand: Command {
         examples: ["modkit status", "modkit status -v", "modkit status --short", "modkit status --json", "modkit status -g core"]
     )
 
-    /// One repository in `modkit status --json`.
-    struct Row: ModuleRow {
-        var name: String?
-        var kind: Module.Kind
-        var path: String
-        var outcome: ModuleOutcome
-        var detail: String
-        var branch: String?
-        var commit: String?
-        var detached: Bool
-        var upstream: String?
-        var ahead: Int?
-        var behind: Int?
-        var unpushed: Int?
-        var behindBase: Int?
-        var atRevision: Bool?
-        var staged: Int
-        var modified: Int
-        var untracked: Int
-        var conflicted: Int
-        var version: String?
-        var error: ErrorJSON?
-
-        init(_ status: ModuleStatus, isManifest: Bool = false) {
-            name = isManifest ? nil : status.name
-            kind = status.kind
-            path = status.path
-            outcome = ModuleOutcome(status)
-            detail = StatusCommand.changes(status, Style(enabled: false))
-            branch = status.branch
-            commit = status.commit
-            detached = status.detached
-            upstream = status.upstream
-            ahead = status.ahead
-            behind = status.behind
-            unpushed = status.unpushed
-            behindBase = status.behindBase
-            atRevision = status.atRevision
-            staged = status.staged
-            modified = status.modified
-            untracked = status.untracked
-            conflicted = status.conflicted
-            version = status.version
-            error = .optional(status.error)
-        }
-    }
-
     /// `modkit status --json`'s own field.
     struct Fields: Encodable {
         var workspace: String
@@ -86,35 +39,32 @@ enum StatusCommand: Command {
     }
 
     private static func show(_ workspace: Workspace, modules: [Module], short: Bool, context: Context) throws -> ExitStatus {
-        if let notice = SnapshotCheckout.interruptedNotice(root: workspace.root) { context.console.warning(notice) }
-        let statuses = StatusReader.read(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true))
+        var diagnostics: [Diagnostic] = []
+        if let notice = SnapshotCheckout.interruptedNotice(root: workspace.root) { diagnostics.append(.warning(notice)) }
+        let results = StatusReader.read(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true))
         let manifest = StatusReader.readManifestRepository(of: workspace)
-        let failed = statuses.contains { $0.state == .error }
-        if context.json {
-            let rows = statuses.map { Row($0) }
-            let manifestRow = manifest.map { Row($0, isManifest: true) }
-            let develop = DevelopStore(workspaceRoot: workspace.root)
-            try context.printJSON(ModuleRowsBody(fields: Fields(workspace: workspace.manifest.workspace, overrides: develop.activeModules(),
-                                                                      xcodeWorkspaces: (try? develop.load())?.xcodeWorkspaces ?? []), manifest: manifestRow, modules: rows,
-                                                 summary: outcomeCounts(rows.map(\.outcome))))
-        } else if short {
-            let style = context.console.style(for: .standardOutput)
-            var table = TextTable()
-            for status in (manifest.map { [$0] } ?? []) + statuses where context.verbose || !context.quiet || !status.isClean {
-                table.add([style.bold(status.path == "." ? "." : status.name), head(status, style), changes(status, style, short: true)])
+        if !context.json, let note = DevelopCommand.activeNote(workspace) { diagnostics.append(.warning(note)) }
+        diagnostics += PlacedModules.orphans(in: workspace).filter { !$0.work.isEmpty }.map { .warning($0.advice) }
+        let develop = DevelopStore(workspaceRoot: workspace.root)
+        let fields = Fields(workspace: workspace.manifest.workspace, overrides: develop.activeModules(),
+                            xcodeWorkspaces: (try? develop.load())?.xcodeWorkspaces ?? [])
+        let statuses = results.map(\.facts)
+        return try context.report(results, manifest: manifest, fields: fields, diagnostics: diagnostics, verb: "status", text: .custom {
+            if short {
+                printShort(statuses, manifest: manifest?.facts, context: context)
+            } else {
+                print(statuses, manifest: manifest?.facts, workspace: workspace, context: context)
             }
-            if !table.rows.isEmpty { context.console.result(table.render()) }
-        } else {
-            print(statuses, manifest: manifest, workspace: workspace, context: context)
+        })
+    }
+
+    private static func printShort(_ statuses: [ModuleStatus], manifest: ModuleStatus?, context: Context) {
+        let style = context.console.style(for: .standardOutput)
+        var table = TextTable()
+        for status in (manifest.map { [$0] } ?? []) + statuses where context.verbose || !context.quiet || !status.isClean {
+            table.add([style.bold(status.path == "." ? "." : status.name), head(status, style), changes(status, style, short: true)])
         }
-        if !context.json, let note = DevelopCommand.activeNote(workspace) { context.console.warning(note) }
-        for orphan in PlacedModules.orphans(in: workspace) where !orphan.work.isEmpty {
-            context.console.warning(orphan.advice)
-        }
-        for status in statuses where status.state == .error {
-            context.console.error("\(status.name): \(status.error ?? "unreadable")")
-        }
-        return failed ? .failure : .success
+        if !table.rows.isEmpty { context.console.result(table.render()) }
     }
 
     private static func print(_ statuses: [ModuleStatus], manifest: ModuleStatus?, workspace: Workspace, context: Context) {
@@ -163,28 +113,16 @@ enum StatusCommand: Command {
         return text
     }
 
-    /// Ahead/behind, unpushed and change counts, e.g. `ahead 1, 2 modified, 1 untracked`.
+    /// Ahead/behind, unpushed and change counts, e.g. `ahead 1, 2 modified, 1 untracked`, coloured by tone.
     static func changes(_ status: ModuleStatus, _ style: Style, short: Bool = false) -> String {
-        switch status.state {
-        case .notCloned: return style.dim("run 'modkit sync'")
-        case .missing: return style.dim("folder not found")
-        case .error: return status.error ?? ""
-        case .ok: break
-        }
-        var parts: [String] = []
-        if let ahead = status.ahead, ahead > 0 { parts.append(style.yellow(short ? "↑\(ahead)" : "ahead \(ahead)")) }
-        if let behind = status.behind, behind > 0 { parts.append(style.yellow(short ? "↓\(behind)" : "behind \(behind)")) }
-        if let unpushed = status.unpushed, unpushed > 0 {
-            parts.append(style.yellow(short ? "⇡\(unpushed)" : "\(unpushed) commit\(unpushed == 1 ? "" : "s") not pushed"))
-        }
-        if let behindBase = status.behindBase, behindBase > 0 {
-            parts.append(style.yellow(short ? "base↓\(behindBase)" : "\(behindBase) behind the manifest branch"))
-        }
-        if status.conflicted > 0 { parts.append(style.red(short ? "U\(status.conflicted)" : "\(status.conflicted) conflicted")) }
-        if status.staged > 0 { parts.append(style.green(short ? "A\(status.staged)" : "\(status.staged) staged")) }
-        if status.modified > 0 { parts.append(style.red(short ? "M\(status.modified)" : "\(status.modified) modified")) }
-        if status.untracked > 0 { parts.append(short ? "?\(status.untracked)" : "\(status.untracked) untracked") }
-        if status.detached, status.atRevision != true, parts.isEmpty, !short { parts.append(style.yellow("not at the manifest revision")) }
-        return parts.isEmpty ? style.dim("clean") : parts.joined(separator: short ? " " : ", ")
+        status.changeParts(short: short).map { part in
+            switch part.tone {
+            case .plain: part.text
+            case .warning: style.yellow(part.text)
+            case .problem: style.red(part.text)
+            case .good: style.green(part.text)
+            case .quiet: style.dim(part.text)
+            }
+        }.joined(separator: short ? " " : ", ")
     }
 }

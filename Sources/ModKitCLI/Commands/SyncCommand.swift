@@ -32,15 +32,9 @@ enum SyncCommand: Command {
     /// `modkit sync --json`'s own fields, beside `manifest`, `modules` and `summary`.
     struct Fields: Encodable {
         /// With --rebase: the topic branches replayed, or kept and why.
-        var rebased: [ModuleResultRow]?
+        var rebased: [ModuleResult<BranchFacts>]?
         /// Directories sync placed that are no longer modules of the manifest.
         var orphaned: [OrphanedModule]
-    }
-
-    static func row(_ result: ModuleSyncResult) -> ModuleResultRow {
-        ModuleResultRow(name: result.name, path: result.path, outcome: ModuleOutcome(result.outcome), detail: result.detail,
-                        commit: result.commit, previousCommit: result.previousCommit, backup: result.backup,
-                        keptLocalTags: result.keptLocalTags, error: result.outcome == .failed ? ErrorJSON(result.error ?? result.detail) : nil)
     }
 
     struct Options: CommandOptions {
@@ -71,7 +65,7 @@ enum SyncCommand: Command {
         if let notice = SnapshotCheckout.interruptedNotice(root: workspace.root) {
             throw ModKitError(notice, hint: "sync moves nothing until then: it would take the half-moved repositories for local changes")
         }
-        var manifestUpdate: ManifestUpdateResult?
+        var manifestUpdate: ModuleResult<SyncFacts>?
         if options.updatesManifest {
             manifestUpdate = ManifestUpdate.run(workspace)
             if let update = manifestUpdate {
@@ -112,47 +106,35 @@ enum SyncCommand: Command {
             results += Syncer.sync(added, in: reloaded, jobs: jobs, limits: limits, depth: depth) { more.handle($0) }
             more.finish()
         }
-        for note in workspace.manifest.importNotes { context.console.warning(note) }
+        var diagnostics: [Diagnostic] = workspace.manifest.importNotes.map { .warning($0) }
         let rebased = options.rebase ? TopicRebase.run(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) : nil
         var ignored: [String] = []
         do { ignored = try Syncer.ignoreModuleRepositories(in: workspace) } catch {
-            context.console.warning("the module paths could not be added to the manifest repository's .gitignore: \(ErrorText.describe(error))")
+            diagnostics.append(.warning("the module paths could not be added to the manifest repository's .gitignore: \(ErrorText.describe(error))"))
         }
         do { try PlacedModules.record(workspace) } catch {
-            context.console.warning("what this sync placed could not be recorded in .modkit/placed (\(ErrorText.describe(error))); a module moved later is not named by status")
+            diagnostics.append(.warning("what this sync placed could not be recorded in .modkit/placed (\(ErrorText.describe(error))); a module moved later is not named by status"))
         }
         let orphans = PlacedModules.orphans(in: workspace)
 
-        if context.json {
-            let rows = results.map(row)
-            let rebasedRows = rebased?.map { ModuleResultRow(name: $0.name, path: $0.path, outcome: ModuleOutcome($0.outcome), detail: $0.detail, branch: $0.branch) }
-            let manifestRow = manifestUpdate.map {
-                ModuleResultRow(name: nil, path: ".", outcome: ModuleOutcome($0.outcome), detail: $0.detail, commit: $0.commit,
-                                previousCommit: $0.previousCommit, error: $0.outcome == .failed ? ErrorJSON($0.detail) : nil)
-            }
-            try context.printJSON(ModuleRowsBody(fields: Fields(rebased: rebasedRows, orphaned: orphans), manifest: manifestRow, modules: rows,
-                                                 summary: outcomeCounts(rows.map(\.outcome))))
-        } else {
+        diagnostics += orphans.filter { !$0.work.isEmpty }.map { .warning($0.advice) } + results.flatMap(leftBehind)
+        let text = SummaryText.custom {
             printSummary(results, progress: progress, context: context)
-            for result in results { for warning in result.warnings { context.console.warning("\(result.name): \(warning)") } }
             for result in results where context.verbose && result.outcome != .failed && result.outcome != .skipped {
                 let writer = result.outcome == .cloned || result.outcome == .updated
                     ? "; work tree written by \(result.workTreeByGit.map { "git (\($0))" } ?? "modkit")" : ""
-                context.console.info("\(result.name): \(result.transferPath ?? "nothing transferred")\(writer)")
+                context.console.info("\(result.label): \(result.transferPath ?? "nothing transferred")\(writer)")
             }
             if !ignored.isEmpty {
                 context.console.info("Added \(ignored.count) module path\(ignored.count == 1 ? "" : "s") to the manifest repository's .gitignore.")
             }
-            for orphan in orphans {
-                if orphan.work.isEmpty { context.console.info(orphan.advice) } else { context.console.warning(orphan.advice) }
-            }
+            for orphan in orphans where orphan.work.isEmpty { context.console.info(orphan.advice) }
+            for rebase in rebased ?? [] where rebase.outcome != .kept { context.console.result("\(rebase.label): \(rebase.detail)") }
         }
-        for rebase in rebased ?? [] where !context.json {
-            let line = "\(rebase.name): \(rebase.detail)"
-            if rebase.outcome == .kept { context.console.warning(line) } else { context.console.result(line) }
-        }
-        let keptTopics = (rebased ?? []).contains { $0.outcome == .kept }
-        return results.contains { $0.isProblem } || keptTopics ? .failure : .success
+        let keptTopics = (rebased ?? []).filter { $0.outcome == .kept }
+        diagnostics += keptTopics.map { .warning($0.detail, module: $0.name) }
+        return try context.report(results, manifest: manifestUpdate, fields: Fields(rebased: rebased, orphaned: orphans), diagnostics: diagnostics,
+                                  alsoNeedingAttention: keptTopics.map(\.label), verb: "sync", text: text)
     }
 
     /// How many times one sync reloads `imports:` to sync what they add (each round can reveal one more level).
@@ -173,11 +155,11 @@ enum SyncCommand: Command {
         return asked
     }
 
-    private static func printSummary(_ results: [ModuleSyncResult], progress: SyncProgress, context: Context) {
-        let order: [ModuleSyncResult.Outcome] = [.cloned, .updated, .upToDate, .kept, .failed, .skipped]
+    private static func printSummary(_ results: [ModuleResult<SyncFacts>], progress: SyncProgress, context: Context) {
+        let order: [ModuleOutcome] = [.cloned, .updated, .upToDate, .kept, .failed, .skipped]
         let parts = order.compactMap { outcome -> String? in
             let count = results.filter { $0.outcome == outcome }.count
-            return count == 0 && (outcome == .skipped || outcome == .kept || outcome == .failed) ? nil : "\(count) \(outcome.rawValue)"
+            return count == 0 && (outcome == .skipped || outcome == .kept || outcome == .failed) ? nil : "\(count) \(outcome.words)"
         }
         let total = results.count
         context.console.result("\(total) module\(total == 1 ? "" : "s"): " + parts.joined(separator: ", "))
@@ -191,12 +173,17 @@ enum SyncCommand: Command {
             context.console.error("\(failed.count) module\(failed.count == 1 ? "" : "s") failed:")
             for result in failed { context.console.diagnostic("  " + progress.line(for: result)) }
         }
-        for result in results {
-            guard let tags = result.keptLocalTags else { continue }
-            context.console.warning("\(result.name): kept your local tag\(tags.count == 1 ? "" : "s") \(tags.joined(separator: ", ")) (would clobber existing tag); the remote's differ\(tags.count == 1 ? "s" : ""): compare with git -C \(result.path) ls-remote --tags origin")
+    }
+
+    /// What a sync kept or saved that the user should know of: local tags the remote's differ from, a commit moved to a backup ref.
+    private static func leftBehind(_ result: ModuleResult<SyncFacts>) -> [Diagnostic] {
+        var warnings: [Diagnostic] = []
+        if let tags = result.keptLocalTags {
+            warnings.append(.warning("kept your local tag\(tags.count == 1 ? "" : "s") \(tags.joined(separator: ", ")) (would clobber existing tag); the remote's differ\(tags.count == 1 ? "s" : ""): compare with git -C \(result.path) ls-remote --tags origin", module: result.name))
         }
-        for result in results where result.backup != nil {
-            context.console.warning("\(result.name): the commit left behind is saved as \(result.backup!) (git -C \(result.path) log \(result.backup!))")
+        if let backup = result.backup {
+            warnings.append(.warning("the commit left behind is saved as \(backup) (git -C \(result.path) log \(backup))", module: result.name))
         }
+        return warnings
     }
 }

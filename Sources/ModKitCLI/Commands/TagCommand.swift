@@ -43,43 +43,7 @@ enum TagCommand: Command {
         var manifestBranch: String?
         var warnings: [String]
         /// With --push: what each repository's remote received.
-        var pushes: [PushRow]?
-    }
-
-    /// One repository's push in `modkit tag --push --json`.
-    struct PushRow: ModuleRow {
-        var name: String?
-        var path: String
-        var remote: String?
-        var outcome: ModuleOutcome
-        var detail: String
-        /// The refs sent, and those the remote already had.
-        var pushed: [String]
-        var alreadyThere: [String]
-        var error: ErrorJSON?
-
-        init(_ push: SnapshotPushResult) {
-            name = push.module
-            path = push.path
-            remote = push.remote
-            outcome = push.failed ? .failed : push.pushed.isEmpty ? .upToDate : .pushed
-            detail = push.error ?? (push.pushed.isEmpty ? "the remote has it all" : "pushed \(push.pushed.joined(separator: ", "))")
-            pushed = push.pushed
-            alreadyThere = push.upToDate
-            error = .optional(push.error)
-        }
-    }
-
-    static func json(_ report: TagReport, pushes: [SnapshotPushResult]?) -> ModuleRowsBody<Fields, ModuleResultRow> {
-        let rows = report.tags.map { tag in
-            ModuleResultRow(name: tag.module, path: tag.path, outcome: ModuleOutcome(tag.action), detail: "\(tag.tag) \(tag.action.rawValue)",
-                            tag: tag.tag, commit: tag.commit)
-        }
-        let modules = rows.filter { $0.name != nil }
-        let fields = Fields(snapshot: report.snapshot, file: report.file, unchanged: report.unchanged, manifestCommit: report.manifestCommit,
-                            snapshotCommit: report.snapshotCommit, manifestBranch: report.manifestBranch, warnings: report.warnings,
-                            pushes: pushes?.map(PushRow.init))
-        return ModuleRowsBody(fields: fields, manifest: rows.first { $0.name == nil }, modules: modules, summary: outcomeCounts(modules.map(\.outcome)))
+        var pushes: [ModuleResult<PushFacts>]?
     }
 
     struct Options: CommandOptions {
@@ -116,24 +80,27 @@ enum TagCommand: Command {
         } catch let failure as SnapshotFailure {
             return try SnapshotOutput.report(failure, context: context)
         }
-        for warning in report.warnings { context.console.warning(warning) }
-
-        var pushes: [SnapshotPushResult]?
+        var pushes: [ModuleResult<PushFacts>]?
         if push {
             pushes = SnapshotPusher.push(report, workspace: workspace, force: options.force, jobs: try context.jobs(waitsOnIO: true))
         }
-        if context.json {
-            try context.printJSON(json(report, pushes: pushes))
-        } else {
-            printSummary(report, context: context)
+        let failedPushes = (pushes ?? []).filter { $0.outcome == .failed }
+        let pushErrors = failedPushes.map { push in
+            Diagnostic.error("push to \(push.remote ?? "its remote") failed: \(push.detail)", module: push.name ?? "manifest repository")
         }
-        if let pushes { SnapshotOutput.printPushes(pushes, console: context.console, json: context.json) }
-        return pushes?.contains(where: \.failed) == true ? .failure : .success
+        let fields = Fields(snapshot: report.snapshot, file: report.file, unchanged: report.unchanged, manifestCommit: report.manifestCommit,
+                            snapshotCommit: report.snapshotCommit, manifestBranch: report.manifestBranch, warnings: report.warnings, pushes: pushes)
+        return try context.report(report.tags.filter { $0.name != nil }, manifest: report.tags.first { $0.name == nil }, fields: fields,
+                                  diagnostics: report.warnings.map { .warning($0) } + pushErrors,
+                                  alsoNeedingAttention: failedPushes.map(\.label), verb: "tag", text: .custom {
+            printSummary(report, context: context)
+            if let pushes { SnapshotOutput.printPushes(pushes, console: context.console) }
+        })
     }
 
     private static func printSummary(_ report: TagReport, context: Context) {
-        let count = { (action: SnapshotTagResult.Action) in report.tags.filter { $0.action == action }.count }
-        if report.unchanged, count(.created) == 0, count(.moved) == 0 {
+        let count = { (outcome: ModuleOutcome) in report.tags.filter { $0.outcome == outcome }.count }
+        if report.unchanged, count(.created) == 0, count(.updated) == 0 {
             context.console.result("Snapshot \(report.snapshot) already exists and matches every repository; nothing changed.")
             return
         }
@@ -141,11 +108,11 @@ enum TagCommand: Command {
         let where_ = report.unchanged ? "already recorded in \(report.file)"
             : "recorded in \(report.file), committed as \(report.snapshotCommit.prefix(7))\(branch)"
         context.console.result("Snapshot \(report.snapshot): \(report.modules.count) modules \(where_)")
-        context.console.result("Tags: \(count(.created)) created, \(count(.moved)) moved, \(count(.unchanged)) already in place")
+        context.console.result("Tags: \(count(.created)) created, \(count(.updated)) moved, \(count(.upToDate)) already in place")
         if context.verbose {
             var table = TextTable()
             for tag in report.tags {
-                table.add([tag.module ?? "(manifest repository)", tag.path, tag.tag, String(tag.commit.prefix(7)), tag.action.rawValue])
+                table.add([tag.label, tag.path, tag.tag, String(tag.commit.prefix(7)), TagFacts.word(for: tag.outcome)])
             }
             context.console.result(table.render(indent: "  "))
         }

@@ -139,11 +139,7 @@ enum BranchActionPrinter {
     /// The branch the command was given, in its JSON report.
     struct Fields: Encodable { var branch: String? }
 
-    static func report(_ results: [BranchActionResult], context: Context, branch: String?, verb: String) throws -> ExitStatus {
-        let rows = results.map { result in
-            ModuleResultRow(name: result.module, path: result.path, outcome: ModuleOutcome(result.outcome), detail: result.detail,
-                            branch: result.branch, error: result.outcome == .failed ? ErrorJSON(result.detail) : nil)
-        }
-        return try context.report(rows.filter { $0.name != nil }, manifest: rows.first { $0.name == nil }, fields: Fields(branch: branch), verb: verb)
+    static func report(_ results: [ModuleResult<BranchFacts>], context: Context, branch: String?, verb: String) throws -> ExitStatus {
+        try context.report(results.filter { $0.name != nil }, manifest: results.first { $0.name == nil }, fields: Fields(branch: branch), verb: verb)
     }
 }

@@ -3,29 +3,25 @@ import ModKit
 
 /// Output shared by the snapshot commands.
 enum SnapshotOutput {
-    /// Prints every problem and what was done about it (with --json, also as the `errors` report); exit 1, or 130 after Ctrl-C.
+    /// Ends a snapshot command that stopped through the one summary: every problem and what was done about it (with
+    /// --json, also as the `errors` report), the repositories that need attention; exit 1, or 130 after Ctrl-C.
     static func report(_ failure: SnapshotFailure, context: Context) throws -> ExitStatus {
-        let console = context.console
         if context.json {
             let errors = failure.interrupted ? [ErrorJSON("interrupted")] : failure.problems.map { ErrorJSON($0) }
             try context.printJSON(ErrorReport(errors: errors))
         }
-        if failure.interrupted {
-            console.error("interrupted")
-        } else {
-            for problem in failure.problems { console.error(problem) }
-        }
-        for note in failure.notes { console.diagnostic(note) }
-        return failure.interrupted ? .interrupted : .failure
+        var named: [String] = []
+        for module in failure.problems.compactMap(\.module) where !named.contains(module) { named.append(module) }
+        let diagnostics = failure.interrupted ? failure.diagnostics.filter { $0.severity != .error } : failure.diagnostics
+        let status = context.finish(needingAttention: failure.interrupted ? [] : named, diagnostics: diagnostics, verb: context.command.name,
+                                    interrupted: failure.interrupted)
+        return failure.interrupted || status == .failure ? status : .failure
     }
 
-    static func printPushes(_ pushes: [SnapshotPushResult], console: Console, json: Bool) {
-        for push in pushes where push.failed {
-            console.error("\(push.module ?? "manifest repository"): push to \(push.remote ?? "its remote") failed: \(push.error ?? "")")
-        }
-        guard !json else { return }
+    /// How the push went, in one line (a failed push is a diagnostic of the summary).
+    static func printPushes(_ pushes: [ModuleResult<PushFacts>], console: Console) {
         let pushed = pushes.filter { !$0.pushed.isEmpty }.count
-        let failed = pushes.filter(\.failed).count
+        let failed = pushes.filter { $0.outcome == .failed }.count
         if pushed == 0, failed == 0 {
             console.result("Nothing to push: every remote already has the snapshot.")
         } else {

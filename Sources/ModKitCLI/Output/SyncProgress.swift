@@ -34,7 +34,7 @@ final class SyncProgress: @unchecked Sendable {
             case .finished(let result):
                 done += 1
                 inFlight.removeAll { $0 == result.name }
-                if printsLines && !(console.quiet && !result.isProblem) { console.write(line(for: result) + "\n", to: .standardError) }
+                if printsLines && !(console.quiet && !result.needsAttention) { console.write(line(for: result) + "\n", to: .standardError) }
                 draw(force: true)
             }
         }
@@ -42,15 +42,16 @@ final class SyncProgress: @unchecked Sendable {
 
     func finish() { console.clearProgress() }
 
-    func line(for result: ModuleSyncResult) -> String {
+    func line(for result: ModuleResult<SyncFacts>) -> String {
         let style = console.style(for: .standardError)
-        let name = result.name.padding(toLength: max(nameWidth, result.name.count), withPad: " ", startingAt: 0)
+        let name = result.label.padding(toLength: max(nameWidth, result.label.count), withPad: " ", startingAt: 0)
         let detail: String
         switch result.outcome {
         case .cloned, .updated: detail = style.green(result.detail)
         case .upToDate, .skipped: detail = style.dim(result.detail)
         case .kept: detail = style.yellow(result.detail)
-        case .failed: detail = style.red("failed: \(result.error ?? result.detail)")
+        case .failed: detail = style.red("failed: \(result.error?.message ?? result.detail)")
+        default: detail = result.detail
         }
         return "\(style.bold(name))  \(detail)"
     }
