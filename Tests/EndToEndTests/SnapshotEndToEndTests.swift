@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `modkit tag`, `checkout`, `snapshots` and `diff` with the built binary against real repositories and bare remotes.
-@Suite(.serialized) struct SnapshotEndToEndTests {
+@Suite struct SnapshotEndToEndTests {
     @Test func tagRecordsAndTagsEveryModule() throws {
         let sandbox = try Sandbox()
         let names = try sandbox.makeProduct()

@@ -6,7 +6,7 @@ import Glibc
 
 /// `modkit checkout SNAPSHOT` moves every repository or none, and finishes after being killed; `modkit tag` leaves
 /// either no snapshot or a complete one. Real repositories, bare remotes over file://, the built binary.
-@Suite(.serialized) struct SnapshotSafetyEndToEndTests {
+@Suite struct SnapshotSafetyEndToEndTests {
     /// One cause of refusal, set up in one module of ten.
     struct Refusal: Sendable {
         var module: String

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `sync --depth N` through the git engine, and a later `checkout` of a snapshot older than the shallow history.
-@Suite(.serialized) struct SyncDepthEndToEndTests {
+@Suite struct SyncDepthEndToEndTests {
     @Test func shallowSyncThenCheckoutOfAnOlderSnapshotFetchesTheHistory() throws {
         let sandbox = try Sandbox()
         let names = try sandbox.makeProduct(2)

@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// `modkit sync` against real bare remotes: clones, no-op, fast-forward, tags and commits, local work.
-@Suite(.serialized) struct SyncEndToEndTests {
+@Suite struct SyncEndToEndTests {
     @Test func fiftyRepositoriesCloneNoOpAndFastForward() throws {
         let sandbox = try Sandbox()
         let names = Sandbox.moduleNames(50)

@@ -4,7 +4,7 @@ import Testing
 /// The core sync scenarios with each fetch engine (`git config modkit.fetchEngine`) over each transport: a fresh
 /// clone, a fast-forward, a tag the remote moved kept as the user has it, a force-push followed with a backup of the
 /// old tip, a branch deleted upstream left alone, and an unrelated url refused. `git fsck` is clean after each step.
-@Suite(.serialized) struct SyncEnginesEndToEndTests {
+@Suite struct SyncEnginesEndToEndTests {
     static let engines = ["git", "libgit2"]
 
     @Test(arguments: engines) func overFile(engine: String) throws {

@@ -6,7 +6,7 @@ import Glibc
 
 /// Crashes and races around `modkit sync`: fetches killed mid-pack, syncs started together on a stale lock,
 /// and the manifest repository's `.gitignore` in encodings modkit does not write itself.
-@Suite(.serialized) struct SyncFetchInterruptEndToEndTests {
+@Suite struct SyncFetchInterruptEndToEndTests {
     @Test func killedFetchesLeaveNoTemporaryPackAfterTheNextSync() throws {
         let sandbox = try Sandbox()
         try sandbox.makeRemote("Big")

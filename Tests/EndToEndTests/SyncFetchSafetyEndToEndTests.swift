@@ -6,7 +6,7 @@ import Glibc
 
 /// `modkit sync` fetching from real remotes in awkward states: clashing tags, deleted and rewritten upstream
 /// branches, changed urls, removed modules. Every ref, commit and user file is compared before and after.
-@Suite(.serialized) struct SyncFetchSafetyEndToEndTests {
+@Suite struct SyncFetchSafetyEndToEndTests {
     @Test func aLocalTagIsNeverMovedToTheRemotesTagOfTheSameName() throws {
         let sandbox = try Sandbox()
         for name in ["Tagged", "Other"] { try sandbox.makeRemote(name) }
