@@ -21,7 +21,18 @@ fi
 
 swift build --build-tests
 log="$(mktemp "${TMPDIR:-/tmp}/modkit-test.XXXXXX")"
-trap 'rm -f "$log"' EXIT
+scratch=
+trap 'rm -f "$log"; [ -z "$scratch" ] || rm -rf "$scratch"' EXIT
+# The tests build thousands of small repositories and work trees in temporary directories. On a RAM file system
+# (Linux's /dev/shm, when it has room) that file work costs a fraction of what a journaled disk charges: the
+# kill-at-random tests of 5,000-file moves take a third of the CPU time. MODKIT_TEST_TMPDIR picks the place instead.
+if [ -n "${MODKIT_TEST_TMPDIR:-}" ]; then
+    export TMPDIR="$MODKIT_TEST_TMPDIR"
+elif [ -d /dev/shm ] && [ -w /dev/shm ] && [ "$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print $4 }')" -ge $((4 * 1024 * 1024)) ] 2>/dev/null; then
+    scratch="$(mktemp -d /dev/shm/modkit-test.XXXXXX)"
+    chmod 755 "$scratch"   # as /tmp lets them: some tests run modkit as another user (nobody) in their sandbox
+    export TMPDIR="$scratch"
+fi
 set +e
 swift test --skip-build "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
