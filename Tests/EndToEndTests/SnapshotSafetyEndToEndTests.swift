@@ -150,7 +150,7 @@ import Glibc
         #expect(!expected.contains("error") && !expected.contains("dangling"), "\(expected)")
 
         var cutShort = 0
-        let rounds = 14
+        let rounds = 30
         for round in 0..<rounds {
             try sandbox.copyWorkspace(from: "pristine", to: "ws")
             let process = try sandbox.spawnModkit(["checkout", "v1"], in: "ws")
@@ -203,7 +203,7 @@ import Glibc
         try expectCompleteSnapshot(sandbox, names: names, heads: heads, parent: before, porcelain: porcelain, "uninterrupted")
 
         var outcomes: [String: Int] = [:]
-        for round in 0..<16 {
+        for round in 0..<30 {
             try sandbox.copyWorkspace(from: "pristine", to: "ws")
             let process = try sandbox.spawnModkit(["tag", "v1"], in: "ws")
             if round % 3 == 0 {
