@@ -30,7 +30,7 @@ import Testing
 
         let refused = try pair.modkit("release", "R1", "PaymentsInterface=minor", "--plan")
         #expect(refused.status == 2, "\(refused.out)")
-        #expect(refused.err.contains("PaymentsInterface 1.1 understates its API change since 1.0: breaking, requires 2.0 or later"), "\(refused.err)")
+        #expect(refused.err.contains("PaymentsInterface: 1.1 understates its API change since 1.0: breaking, requires 2.0 or later"), "\(refused.err)")
         #expect(refused.err.contains("removed protocol PaymentService › func refund(id:)"), "\(refused.err)")
         let allowed = try pair.modkit("release", "R1", "PaymentsInterface=minor", "--allow-understated-bump", "--plan")
         #expect(allowed.status == 0, "\(allowed.err)")

@@ -15,7 +15,7 @@ import Testing
 
         let failed = try sandbox.modkit("release", "2024.6", "--yes", in: "ws")
         #expect(failed.status == 1)
-        #expect(failed.out.contains("COSXML: `if [ -f ../../../\(flag) ]; then echo changed >> README.md; fi` changed tracked files: README.md"), "\(failed.out)")
+        #expect(failed.err.contains("COSXML: `if [ -f ../../../\(flag) ]; then echo changed >> README.md; fi` changed tracked files: README.md"), "\(failed.err)")
         #expect(try sandbox.git("log", "-1", "--format=%s", in: "ws/Libs/COSXML") == "feat: multipart upload", "nothing committed")
 
         try FileManager.default.removeItem(at: sandbox.url(flag))
@@ -79,7 +79,7 @@ import Testing
         let failed = try sandbox.modkit("release", "2024.6", "--yes", in: "ws")
         #expect(failed.status == 1)
         #expect(failed.out.contains("✓ push") && failed.out.contains("✗ publish"), "\(failed.out)")
-        #expect(failed.out.contains("COSXML: `\(command)` exited 1"), "\(failed.out)")
+        #expect(failed.err.contains("COSXML: `\(command)` exited 1"), "\(failed.err)")
         #expect(try sandbox.read(log) == "QCloudCore 1.0.2\nCOSXML 5.4.0\n")
 
         try FileManager.default.removeItem(at: sandbox.url(flag))

@@ -162,7 +162,7 @@ import Testing
         let failed = try sandbox.modkit("release", "1.1.0", "--bump", "minor", "--yes", in: "ws")
         #expect(failed.status == 1)
         #expect(failed.out.contains("✗ test"), "\(failed.out)")
-        #expect(failed.out.contains("Core: `test -f \(flag)` exited 1"))
+        #expect(failed.err.contains("Core: `test -f \(flag)` exited 1"))
         #expect(failed.err.contains("--resume"))
         for module in Self.repositoryModules {
             #expect(try sandbox.git("rev-parse", "HEAD", in: "ws/Libs/\(module.name)") == heads[module.name], "nothing committed")
@@ -199,12 +199,12 @@ import Testing
 
         let strict = try sandbox.modkit("release", "1.1.0", "--bump", "minor", "--yes", "--strict", in: "ws")
         #expect(strict.status == 1, "\(strict.out)\n\(strict.err)")
-        #expect(strict.out.contains("✗ pin") && strict.out.contains("    \(warning)"), "\(strict.out)")
+        #expect(strict.out.contains("✗ pin") && strict.err.contains("modkit: error: \(warning)"), "\(strict.out)\n\(strict.err)")
         #expect(!strict.out.contains("✓ guard") && sandbox.tagCommit("1.1.0", in: "ws") == nil, "nothing after pin ran:\n\(strict.out)")
 
         let resumed = try sandbox.modkit("release", "1.1.0", "--yes", "--resume", in: "ws")
         #expect(resumed.status == 0, "\(resumed.out)\n\(resumed.err)")
-        #expect(resumed.out.contains("✓ pin") && resumed.out.contains("    warning: \(warning)"), "\(resumed.out)")
+        #expect(resumed.out.contains("✓ pin") && resumed.err.contains("modkit: warning: \(warning)"), "\(resumed.out)\n\(resumed.err)")
         #expect(resumed.out.contains("✓ push"), "\(resumed.out)")
         let released = try sandbox.read(podspec)
         #expect(released.contains("  s.dependency 'Firebase', firebase_version\n"), "left as written:\n\(released)")

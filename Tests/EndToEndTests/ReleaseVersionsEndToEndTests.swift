@@ -77,7 +77,7 @@ import Testing
 
         let failed = try sandbox.modkit("release", "2024.6", "--yes", in: "ws")
         #expect(failed.status == 1)
-        #expect(failed.out.contains("✗ test") && failed.out.contains("COSXML: `sh check.sh` exited 1"), "\(failed.out)")
+        #expect(failed.out.contains("✗ test") && failed.err.contains("COSXML: `sh check.sh` exited 1"), "\(failed.out)\n\(failed.err)")
         #expect(try product.heads() == heads, "nothing committed before the test passed")
         let hint = try SDKProduct.hintedArguments(failed.err)
         #expect(hint == ["release", "2024.6", "--resume", "--yes"], "\(failed.err)")
@@ -121,8 +121,8 @@ import Testing
             let result = try product.modkit(arguments)
             #expect(result.status == 1, "\(arguments): \(result.out)")
             #expect(result.out.contains("✗ preflight"), "\(result.out)")
-            #expect(result.out.contains("tag 5.4.0 already exists on the remote 'origin' of Libs/COSXML"), "\(result.out)")
-            #expect(result.out.contains("tag Product/2024.6 already exists in Libs/FaceInUI"), "\(result.out)")
+            #expect(result.err.contains("tag 5.4.0 already exists on the remote 'origin' of Libs/COSXML"), "\(result.err)")
+            #expect(result.err.contains("tag Product/2024.6 already exists in Libs/FaceInUI"), "\(result.err)")
             #expect(!result.out.contains("✓ commit") && !result.out.contains("✗ tag"))
             #expect(result.err.contains("nothing was changed"), "\(result.err)")
         }

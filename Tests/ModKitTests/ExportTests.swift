@@ -46,7 +46,7 @@ import Testing
               revision: master
 
         """), "\(result.text)")
-        #expect(result.warnings == ["'Docs' is a directory of the manifest repository, not a repository of its own; not exported"])
+        #expect(result.warnings == [.warning("a directory of the manifest repository, not a repository of its own; not exported", module: "Docs")])
     }
 
     @Test func repoNamesProjectsByTheirRemotePathAndAnnotatesRenamedOnes() throws {
@@ -67,9 +67,9 @@ import Testing
         do {
             _ = try ManifestExporter.export(try manifest(), modules: try manifest().modules, format: .vcstool, exact: true)
             Issue.record("expected an error")
-        } catch let error as ModKitError {
-            #expect(error.message.contains("'Core' is not cloned") && error.message.contains("'Pay' is not cloned") && error.message.contains("'Lottie' is not cloned"))
-            #expect(!error.isInputError)
+        } catch let error as ExportError {
+            #expect(error.diagnostics.map(\.module) == ["Core", "Pay", "Lottie"] && error.diagnostics.allSatisfy { $0.message.hasPrefix("not cloned at ") })
+            #expect(error.diagnostics.allSatisfy { $0.severity == .error }, "an operation that failed (exit 1), not bad input")
         }
     }
 }

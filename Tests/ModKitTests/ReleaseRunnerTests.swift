@@ -26,7 +26,7 @@ import Testing
         var steps: [StepOutcome] = []
         let passed = try ReleaseRunner.run(plan, state: ReleaseState(plan: plan, request: ReleasePlan.Request()), options: .init(dryRun: true),
                                            workspace: try fixture.load()) { steps.append($0) }
-        #expect(passed, "\(steps.map { "\($0.step.name) \($0.status): \($0.lines)" })")
+        #expect(passed, "\(steps.map { "\($0.step.name) \($0.outcome): \($0.lines) \($0.diagnostics)" })")
         #expect(steps.map(\.step.name) == plan.steps.map(\.name))
         #expect(try fixture.head("Core") == head)
         #expect(try runGit(["status", "--porcelain"], in: core).isEmpty)
@@ -40,7 +40,7 @@ import Testing
         var steps: [StepOutcome] = []
         let passed = try ReleaseRunner.run(plan, state: ReleaseState(plan: plan, request: ReleasePlan.Request()), options: .init(),
                                            workspace: try fixture.load()) { steps.append($0) }
-        #expect(passed, "\(steps.map { "\($0.step.name) \($0.status): \($0.lines)" })")
+        #expect(passed, "\(steps.map { "\($0.step.name) \($0.outcome): \($0.lines) \($0.diagnostics)" })")
         #expect(try String(contentsOfFile: "\(core)/Core.podspec", encoding: .utf8).contains("'1.1.0'"))
         let head = try fixture.head("Core")
         #expect(try runGit(["rev-parse", "1.1.0^{commit}"], in: core) == head)

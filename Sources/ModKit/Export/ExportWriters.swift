@@ -2,7 +2,7 @@ import Foundation
 
 /// A repo XML manifest: one `<remote>` per url prefix, a `<default>`, one `<project>` per module.
 enum RepoManifestWriter {
-    static func render(_ modules: [ExportedModule], defaultRevision: String?, urlBase: String?, header: String, warnings: inout [String]) -> String {
+    static func render(_ modules: [ExportedModule], defaultRevision: String?, urlBase: String?, header: String, warnings: inout [Diagnostic]) -> String {
         let (remotes, placement) = ManifestExporter.remotes(for: modules, urlBase: urlBase)
         var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>", "<!-- \(header) -->", "<manifest>"]
         for remote in remotes {
@@ -14,7 +14,7 @@ enum RepoManifestWriter {
         lines.append(defaultLine + "/>")
         lines.append("")
         for (module, place) in zip(modules, placement) {
-            if place.rest.isEmpty { warnings.append("'\(module.name)': url '\(module.url)' has no folder to split off; repo cannot name it") }
+            if place.rest.isEmpty { warnings.append(.warning("url '\(module.url)' has no folder to split off; repo cannot name it", module: module.name)) }
             var line = "  <project name=\"\(escape(place.rest))\" path=\"\(escape(module.path))\""
             if place.remote != remotes.first?.name { line += " remote=\"\(escape(place.remote))\"" }
             if let revision = module.revision, revision != defaultRevision { line += " revision=\"\(escape(revision))\"" }
@@ -38,7 +38,7 @@ enum RepoManifestWriter {
 
 /// A west manifest: `remotes` with `url-base`, `defaults`, and `projects` with `repo-path`, `path`, `revision`, `groups`.
 enum WestManifestWriter {
-    static func render(_ modules: [ExportedModule], defaultRevision: String?, urlBase: String?, groups: [String]?, header: String, warnings: inout [String]) -> String {
+    static func render(_ modules: [ExportedModule], defaultRevision: String?, urlBase: String?, groups: [String]?, header: String, warnings: inout [Diagnostic]) -> String {
         let (remotes, placement) = ManifestExporter.remotes(for: modules, urlBase: urlBase)
         let scalar = ManifestWriter.scalar
         var lines = ["# \(header)", "# Project paths are relative to the directory that holds modkit.yml.", "manifest:"]
@@ -72,7 +72,7 @@ enum WestManifestWriter {
             if let revision = module.revision, revision != defaultRevision { lines.append("      revision: \(scalar(revision))") }
             if !module.groups.isEmpty {
                 for group in module.groups where group.contains(":") || group.hasPrefix("-") || group.hasPrefix("+") {
-                    warnings.append("'\(module.name)': group '\(group)' is not a valid west group name")
+                    warnings.append(.warning("group '\(group)' is not a valid west group name", module: module.name))
                 }
                 lines.append("      groups: [\(module.groups.map(scalar).joined(separator: ", "))]")
             }

@@ -6,10 +6,16 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case repo, west, vcstool
 }
 
-/// An exported manifest and what could not be said in it.
+/// An exported manifest and what could not be said in it (warnings, each naming its module).
 public struct ExportResult: Sendable {
     public var text: String
-    public var warnings: [String]
+    public var warnings: [Diagnostic]
+}
+
+/// Why `export --exact` wrote nothing: each module whose commit it cannot name.
+public struct ExportError: Error, Sendable, CustomStringConvertible {
+    public var diagnostics: [Diagnostic]
+    public var description: String { diagnostics.map { $0.rendered(colored: false) }.joined(separator: "\n") }
 }
 
 /// One repository module as the exporters see it: resolved url and the revision to write.
@@ -33,12 +39,12 @@ struct ExportedRemote {
 public enum ManifestExporter {
     /// The manifest text for `modules`; with `exact`, every module at its checked-out HEAD commit (a module not cloned is an error naming it).
     public static func export(_ manifest: Manifest, modules: [Module], format: ExportFormat, exact: Bool) throws -> ExportResult {
-        var warnings: [String] = []
-        var failures: [String] = []
+        var warnings: [Diagnostic] = []
+        var failures: [Diagnostic] = []
         var exported: [ExportedModule] = []
         for module in modules {
             guard module.kind == .repository, let url = manifest.url(of: module) else {
-                warnings.append("'\(module.name)' is a directory of the manifest repository, not a repository of its own; not exported")
+                warnings.append(.warning("a directory of the manifest repository, not a repository of its own; not exported", module: module.name))
                 continue
             }
             let directory = manifest.directory(of: module).path
@@ -46,19 +52,20 @@ public enum ManifestExporter {
             var revision = manifest.revision(of: module)
             if exact {
                 guard let clone else {
-                    failures.append("'\(module.name)' is not cloned at \(module.path) (run 'modkit sync')")
+                    failures.append(.error("not cloned at \(module.path) (run 'modkit sync'); cannot export its exact commit", module: module.name))
                     continue
                 }
                 switch try? clone.head() {
                 case .branch(_, let commit)?, .detached(let commit)?: revision = commit.hex
                 default:
-                    failures.append("'\(module.name)' has no commit checked out at \(module.path)")
+                    failures.append(.error("no commit checked out at \(module.path); cannot export its exact commit", module: module.name))
                     continue
                 }
             } else if revision == nil {
                 revision = (try? clone?.remoteDefaultBranch(remote: manifest.defaults.remote)) ?? nil
                 if revision == nil, format != .vcstool {
-                    warnings.append("'\(module.name)' follows its remote's default branch, which \(format.rawValue) cannot express and which is unknown until it is cloned; no revision written")
+                    warnings.append(.warning("follows its remote's default branch, which \(format.rawValue) cannot express and which is unknown until it is cloned; no revision written",
+                                             module: module.name))
                 }
             }
             if format == .repo, !exact, let name = revision, let clone,
@@ -68,8 +75,8 @@ public enum ManifestExporter {
             exported.append(ExportedModule(name: module.name, project: module.project, url: url, path: module.path, revision: revision, groups: module.groups))
         }
         if !failures.isEmpty {
-            throw ModKitError("cannot export exact commits:\n  " + failures.joined(separator: "\n  "),
-                              hint: "clone the missing modules first, or export without --exact")
+            failures[failures.count - 1].hint = "clone the missing modules first, or export without --exact"
+            throw ExportError(diagnostics: failures)
         }
         let defaultRevision = exact ? nil : manifest.defaults.revision
         let header = "Written by 'modkit export' (format \(format.rawValue)\(exact ? ", exact commits" : "")) from modkit.yml of workspace \(manifest.workspace)."

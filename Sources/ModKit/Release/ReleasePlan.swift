@@ -188,6 +188,7 @@ public struct ReleasePlan: Sendable {
 
     /// Computes each module's next version from its Conventional Commits since its own last version tag, applies the
     /// request, adds a patch release for every module whose dependency is released, and lists every tag to create.
+    /// Throws `ReleasePlanError` with every problem found when the request cannot be planned.
     public static func make(name: String, request: Request, workspace: Workspace) throws -> ReleasePlan {
         let manifest = workspace.manifest
         guard Repository.isValidTagName(name), !name.contains("{"), !name.hasPrefix("-") else {
@@ -201,111 +202,30 @@ public struct ReleasePlan: Sendable {
         case .success(let sorted): order = sorted
         case .failure(let cycle): throw ModKitError(cycle.description, hint: cycle.steps.joined(separator: "; "))
         }
-        var released: [ReleasedModule] = []
-        var modules: [Module] = []
-        var problems: [String] = []
-        for name in order {
-            guard let module = manifest.module(named: name) else { continue }
-            let read = VersionReader.read(module: module, in: manifest)
-            guard let current = read.version else {
-                if considered.contains(name) || request.overrides[name] != nil {
-                    problems.append("\(name): no semantic version (\(read.raw.map { "'\($0)'" } ?? "none found")); set 'version:' in modkit.yml, s.version in its podspec or a VERSION file")
-                }
-                continue
-            }
-            let history = try ReleaseHistory.read(module, version: current.description, workspace: workspace)
-            var increment: VersionIncrement?
-            var why = ""
-            if considered.contains(name), !history.commits.isEmpty {
-                let commits = history.commits.map { ConventionalCommit(message: $0.message) }
-                increment = commits.map(\.increment).max()
-                let kinds = ConventionalCommit.Group.allCases.compactMap { group -> String? in
-                    let count = commits.filter { $0.group == group }.count
-                    return count == 0 ? nil : group.count(count)
-                }
-                let since = history.previousTag.map { " since \($0)" }
-                    ?? " (no tag \(ReleaseHistory.versionTag(of: module, version: current.description, in: manifest)) yet)"
-                why = "\(history.commits.count) commit\(history.commits.count == 1 ? "" : "s")\(since): " + kinds.joined(separator: ", ")
-            }
-            let releasedDependencies = specs.dependencies(of: name).filter { dependency in released.contains { $0.name == dependency } }
-            if increment == nil, !releasedDependencies.isEmpty {
-                increment = .patch
-                why = "depends on " + releasedDependencies.joined(separator: ", ")
-            }
-            let isInterface = manifest.isInterface(name)
-            // An interface's bump is at least what its API change since its last version requires.
-            var api: APIReport?
-            if isInterface, considered.contains(name), history.previousTag != nil {
-                api = try APIReport.make(module, since: current.description, workspace: workspace)
-                if let required = api?.impact.increment, required > (increment ?? .patch) || increment == nil {
-                    increment = required
-                    why = (why.isEmpty ? "" : why + "; ") + "API \(api!.impact.rawValue): \(api!.changes.count) change\(api!.changes.count == 1 ? "" : "s")"
-                }
-            }
-            var next: SemanticVersion?
-            if let increment {
-                let kind = request.bump ?? increment
-                next = isInterface ? InterfaceVersions.next(after: current, by: kind, pre: request.pre) : kind.next(after: current, pre: request.pre)
-            }
-            if let override = request.overrides[name] {
-                if isInterface {
-                    next = try InterfaceVersions.override(override, of: name, current: current, pre: request.pre)
-                } else if let exact = SemanticVersion(override) {
-                    next = exact
-                } else if let kind = VersionIncrement(rawValue: override) {
-                    next = kind.next(after: current, pre: request.pre)
-                } else {
-                    problems.append("'\(name)=\(override)': \(name) is versioned x.y.z; only an interface module has x.y versions")
-                }
-                why = why.isEmpty ? "override \(name)=\(override)" : why + "; override \(name)=\(override)"
-            } else if request.bump != nil, next != nil {
-                why += "; --bump \(request.bump!.rawValue)"
-            }
-            var understated: String?
-            if let api, let required = api.required.flatMap({ SemanticVersion($0, twoParts: true) }), let chosen = next, chosen < required {
-                let list = api.changes.map { "  " + $0.description }.joined(separator: "\n")
-                if request.allowUnderstatedBump == true {
-                    understated = "\(chosen) understates the API change (\(api.impact.rawValue), requires \(required)); released with --allow-understated-bump"
-                    why += "; understated (--allow-understated-bump)"
-                } else {
-                    problems.append("\(name) \(chosen) understates its API change since \(current): \(api.impact.rawValue), requires \(required) or later:\n\(list)\n"
-                                    + "(pass --allow-understated-bump to release it anyway; the changelog records it)")
-                }
-            }
-            // An implementation shares its interface's x, at or above the interface's x.y.0 when it moves in this release.
-            if let interface = module.implements, let interfaceNext = released.first(where: { $0.name == interface }).flatMap({ SemanticVersion($0.next, twoParts: true) }) {
-                if let raised = InterfaceVersions.implementationNext(next, current: current, interface: interfaceNext) {
-                    if raised != (next ?? current) {
-                        why = (why.isEmpty ? "" : why + "; ") + "implements \(interface) \(interfaceNext): at least \(InterfaceVersions.floor(for: interfaceNext))"
-                        next = raised
-                    }
-                } else {
-                    problems.append("\(name) implements \(interface), released as \(interfaceNext); \(name) \(next!) would leave its x (\(interfaceNext.major))")
-                }
-            }
-            guard let next else { continue }
-            if next <= current {
-                problems.append("\(name) is at \(current); \(next) would not move its version forward")
-            }
-            released.append(ReleasedModule(name: name, current: current.description, next: next.description, why: why,
-                                           tag: ReleaseHistory.versionTag(of: module, version: next.description, in: manifest),
-                                           previousTag: history.previousTag, apiChanges: api.map { $0.changes.map(\.description) }, understatedBump: understated))
-            modules.append(module)
+        var planner = ReleasePlanner(workspace: workspace, request: request, specs: specs, considered: considered)
+        for name in order { try planner.consider(name) }
+        var problems = planner.problems
+        if !problems.isEmpty {
+            problems[problems.count - 1].hint = "override a module's version with NAME=VERSION"
+            throw ReleasePlanError(diagnostics: problems)
         }
-        if !problems.isEmpty { throw ModKitError.input(problems.joined(separator: "\n"), hint: "override a module's version with NAME=VERSION") }
         let branch = manifest.releaseBranch?.replacingOccurrences(of: "{snapshot}", with: name)
-        var plan = ReleasePlan(name: name, released: released, tags: [], steps: steps(of: manifest), branch: branch, modules: modules)
+        var plan = ReleasePlan(name: name, released: planner.released, tags: [], steps: steps(of: manifest), branch: branch, modules: planner.modules)
         plan.tags = plan.plannedTags(manifest)
-        // The snapshot also tags each unreleased directory module at its version when that tag does not exist yet.
-        let manifestRepository = try? ManifestRepository.open(workspace, for: "modkit release")
-        for module in manifest.modules where module.kind == .directory && plan.entry(module.name) == nil {
-            guard let version = VersionReader.read(module: module, in: manifest).version?.description else { continue }
-            let tag = ReleaseHistory.versionTag(of: module, version: version, in: manifest)
-            if (try? manifestRepository?.repository.tagTarget(tag)) ?? nil == nil {
-                plan.tags.insert(ReleaseTag(name: tag, repository: ".", module: module.name, kind: .version), at: plan.released.count)
-            }
-        }
+        for tag in plan.directoryVersionTags(workspace) { plan.tags.insert(tag, at: plan.released.count) }
         return plan
+    }
+
+    /// The snapshot also tags each unreleased directory module at its version when that tag does not exist yet.
+    func directoryVersionTags(_ workspace: Workspace) -> [ReleaseTag] {
+        let manifest = workspace.manifest
+        let manifestRepository = try? ManifestRepository.open(workspace, for: "modkit release")
+        return manifest.modules.filter { $0.kind == .directory && entry($0.name) == nil }.compactMap { module in
+            guard let version = VersionReader.read(module: module, in: manifest).version?.description else { return nil }
+            let tag = ReleaseHistory.versionTag(of: module, version: version, in: manifest)
+            guard (try? manifestRepository?.repository.tagTarget(tag)) ?? nil == nil else { return nil }
+            return ReleaseTag(name: tag, repository: ".", module: module.name, kind: .version)
+        }
     }
 
     /// Every tag the run creates: version tags where a module is released, the snapshot tag in every repository.

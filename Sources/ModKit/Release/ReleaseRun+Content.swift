@@ -71,23 +71,23 @@ extension ReleaseRun {
         let plans = Pinner.plan(specs, modules: plan.modules)
         let findings = plans.flatMap(\.findings)
         let blocking = findings.filter { $0.blocks(strict: strict) }
-        if !blocking.isEmpty { throw ReleaseStepFailure(problems: blocking.map(\.message)) }
+        // What modkit cannot verify is reported as `modkit pin` reports it, and stops the step only with --strict.
+        warnings += findings.filter { $0.kind == .unrewritable && !$0.blocks(strict: strict) }.map { .warning($0.message) }
+        if !blocking.isEmpty { throw ReleaseStepFailure(blocking.map { .error($0.message) }) }
         var lines: [String] = []
         for filePlan in plans where filePlan.hasChanges {
             edits.updateBytes(filePlan.url) { _ in filePlan.newBytes }
             let count = filePlan.findings.filter { $0.kind == .loose || $0.kind == .stale }.count
             lines.append("\(filePlan.path): \(count) requirement\(count == 1 ? "" : "s") pinned")
         }
-        if lines.isEmpty { lines = ["every requirement already pinned"] }
-        // What modkit cannot verify is reported as `modkit pin` reports it, and stops the step only with --strict.
-        return lines + findings.filter { $0.kind == .unrewritable }.map { "warning: \($0.message)" }
+        return lines.isEmpty ? ["every requirement already pinned"] : lines
     }
 
     func regenerateGuards() throws -> [String] {
         let specs = WorkspaceSpecs.load(workspace, jobs: jobs, overlay: edits, versions: plannedVersions)
         let outcomes = GuardRun.run(specs.guardModules, selected: Set(plan.modules.map(\.name)), generatedDir: manifest.defaults.generatedDir, mode: .check)
-        let problems = outcomes.filter { $0.outcome == .failed }.map { "\($0.label): \($0.detail)" }
-        if !problems.isEmpty { throw ReleaseStepFailure(problems: problems) }
+        let problems = outcomes.filter { $0.outcome == .failed }.compactMap(\.error)
+        if !problems.isEmpty { throw ReleaseStepFailure(problems) }
         var lines: [String] = []
         for file in outcomes.flatMap({ $0.plan?.changes ?? [] }) {
             edits.update(file.url, settles: file.language == .swift) { _ in file.expected }

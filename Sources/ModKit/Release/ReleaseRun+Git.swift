@@ -21,15 +21,14 @@ extension ReleaseRun {
             environment["MODKIT_VERSION"] = version(of: module)
             let result = try ShellCommand.run(command, in: manifest.directory(of: module), environment: environment)
             guard result.status == 0 else {
-                throw ReleaseStepFailure(problems: ["\(module.name): `\(command)` exited \(result.status)"] + Self.tail(result.output))
+                throw ReleaseStepFailure([Self.exited(command, result, module: module.name)])
             }
             let after = try trackedChanges(in: repository)
             let dirtied = after.keys.filter { before[$0] != after[$0] }.sorted()
             if !dirtied.isEmpty {
-                throw ReleaseStepFailure(problems: [
-                    "\(module.name): `\(command)` changed tracked files: \(dirtied.joined(separator: ", "))",
-                    "a release commits only its own files; make the test leave tracked files alone, restore them (git checkout -- FILE), then resume",
-                ])
+                throw ReleaseStepFailure([.error("`\(command)` changed tracked files: \(dirtied.joined(separator: ", "))",
+                                                 hint: "a release commits only its own files; make the test leave tracked files alone, restore them (git checkout -- FILE), then resume",
+                                                 module: module.name)])
             }
             lines.append("\(module.name): `\(command)` passed")
         }
@@ -94,9 +93,9 @@ extension ReleaseRun {
         guard let branch = plan.branch else { return nil }
         let head = try repository.head()
         if case .branch(branch, _) = head { return nil }
-        guard let commit = head.commit else { throw ReleaseStepFailure(problems: ["HEAD has no commit"]) }
+        guard let commit = head.commit else { throw ReleaseStepFailure("HEAD has no commit") }
         if let existing = try repository.branchTarget(branch), existing != commit {
-            throw ReleaseStepFailure(problems: ["branch \(branch) already exists at \(existing.short) in \(repository.workdir ?? "")"])
+            throw ReleaseStepFailure("branch \(branch) already exists at \(existing.short) in \(repository.workdir ?? "")")
         }
         if try repository.branchTarget(branch) == nil { try repository.createBranch(branch, at: commit) }
         try repository.checkoutBranch(branch)
@@ -120,7 +119,7 @@ extension ReleaseRun {
             let head = try repository.resolveCommit("HEAD")
             if let existing = try repository.tag(tag) {
                 guard existing.commit == head else {
-                    throw ReleaseStepFailure(problems: ["\(module.name): tag \(tag) already exists at \(existing.commit.short), not at the release commit \(head.short)"])
+                    throw ReleaseStepFailure("tag \(tag) already exists at \(existing.commit.short), not at the release commit \(head.short)", module: module.name)
                 }
                 continue
             }
@@ -128,7 +127,7 @@ extension ReleaseRun {
             lines.append("\(tag) in \(module.path) (created)")
         }
         // The release commits reach their remotes in the push step; other warnings are worth repeating.
-        report.warnings.filter { !$0.contains("on no remote branch") }.forEach { lines.append("warning: \($0)") }
+        warnings += report.warnings.filter { !$0.contains("on no remote branch") }.map { .warning($0) }
         return lines
     }
 
@@ -156,12 +155,12 @@ extension ReleaseRun {
             return lines
         }
         var lines: [String] = []
-        var problems: [String] = []
+        var problems: [Diagnostic] = []
         for module in plan.modules where module.kind == .repository {
             do {
                 let repository = try Repository.open(manifest.directory(of: module).path)
                 guard case .branch(let branch, _) = try repository.head() else {
-                    problems.append("\(module.name): not on a branch")
+                    problems.append(.error("not on a branch", module: module.name))
                     continue
                 }
                 let upstream = try repository.upstream(ofBranch: branch)
@@ -176,22 +175,22 @@ extension ReleaseRun {
                     if upstream == nil { try repository.setUpstream(branch: branch, to: "\(remote)/\(remoteBranch)") }
                     lines.append("\(module.path): pushed \(branch) and \(plan.entry(module.name)!.tag)")
                 } else {
-                    problems += rejected.map { "\(module.name): \($0.ref) rejected: \($0.error ?? "")" }
+                    problems += rejected.map { .error("\($0.ref) rejected: \($0.error ?? "")", module: module.name) }
                 }
             } catch {
-                problems.append("\(module.name): \(ErrorText.describe(error))")
+                problems.append(.error(ErrorText.describe(error), module: module.name))
             }
         }
-        if !problems.isEmpty { throw ReleaseStepFailure(problems: problems) }
+        if !problems.isEmpty { throw ReleaseStepFailure(problems) }
         let report = try SnapshotTagger.tag(name, workspace: workspace, options: TagOptions(message: "Release \(name)"), jobs: jobs)
         for result in SnapshotPusher.push(report, workspace: workspace, force: false, jobs: jobs) {
             if let error = result.error {
-                problems.append("\(result.name ?? "manifest repository"): \(error.message)")
+                problems.append(result.name.map { .error(error.message, module: $0) } ?? .error("manifest repository: \(error.message)"))
             } else if !result.pushed.isEmpty {
                 lines.append("\(result.path == "." ? "manifest repository" : result.path): pushed \(result.pushed.joined(separator: ", "))")
             }
         }
-        if !problems.isEmpty { throw ReleaseStepFailure(problems: problems) }
+        if !problems.isEmpty { throw ReleaseStepFailure(problems) }
         if let branch = plan.branch, report.manifestBranch == branch {
             let repository = try ManifestRepository.open(workspace, for: "modkit release")
             if try repository.repository.upstream(ofBranch: branch) == nil, let remote = try repository.pushRemote(branch: branch)?.remote {
@@ -208,7 +207,7 @@ extension ReleaseRun {
     /// dependency failed to publish waits for the next run.
     func publish() throws -> [String] {
         var lines: [String] = []
-        var problems: [String] = []
+        var problems: [Diagnostic] = []
         var failed: [String] = []
         let specs = WorkspaceSpecs.load(workspace, jobs: jobs)
         for module in plan.modules {
@@ -223,7 +222,7 @@ extension ReleaseRun {
             }
             let waiting = specs.dependencies(of: module.name).filter(failed.contains)
             if !waiting.isEmpty {
-                problems.append("\(module.name): not published, it depends on \(waiting.joined(separator: ", ")), which failed to publish")
+                problems.append(.error("not published, it depends on \(waiting.joined(separator: ", ")), which failed to publish", module: module.name))
                 failed.append(module.name)
                 continue
             }
@@ -237,10 +236,10 @@ extension ReleaseRun {
                 lines.append("\(module.name) \(version(of: module)): `\(command)` passed")
             } else {
                 failed.append(module.name)
-                problems += ["\(module.name): `\(command)` exited \(result.status)"] + Self.tail(result.output)
+                problems.append(Self.exited(command, result, module: module.name))
             }
         }
-        if !problems.isEmpty { throw ReleaseStepFailure(problems: lines + problems) }
+        if !problems.isEmpty { throw ReleaseStepFailure(problems, lines: lines) }
         return lines.isEmpty ? ["no released module has a publish command (set publish: in modkit.yml)"] : lines
     }
 }

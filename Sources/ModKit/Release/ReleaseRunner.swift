@@ -54,18 +54,18 @@ public enum ReleaseRunner {
         if !options.dryRun { state.files.forEach { AtomicFile.removeAbandonedTemporaries(of: workspace.root.appendingPathComponent($0)) } }
         for (step, skip) in schedule {
             if let skip {
-                report(StepOutcome(step: step, status: .skipped, lines: [skip]))
+                report(StepOutcome(step: step, outcome: .skipped, lines: [skip]))
                 continue
             }
             let outcome = run.run(step)
             report(outcome)
             if options.dryRun {
-                if outcome.status == .failed { return false }
+                if outcome.outcome == .failed { return false }
                 continue
             }
             state.files = run.files
             state.published = run.published
-            if outcome.status == .failed {
+            if outcome.outcome == .failed {
                 // A preflight that fails has changed nothing: there is nothing to resume.
                 if step == .preflight && state.completed.isEmpty { return false }
                 state.failed = step.name

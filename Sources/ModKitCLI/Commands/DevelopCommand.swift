@@ -104,15 +104,36 @@ enum DevelopCommand: Command {
         }
     }
 
+    /// Lists the overrides after the run and what it changed (or `--json`), then ends through the one summary: the
+    /// run's warnings and every consumer SwiftPM refused, exit 1 when one did.
     private static func list(_ workspace: Workspace, state: DevelopState, result: Developer.Result?, recovered: Bool, off: Bool,
                              context: Context) throws -> ExitStatus {
-        let overrides = state.modules.map { override in
+        let overrides = self.overrides(state)
+        let changes = self.changes(result)
+        let errors = (result?.failures ?? []).map { Diagnostic.error("\($0.step.package.isEmpty ? "." : $0.step.package): \($0.message)") }
+        if context.json {
+            try context.printJSON(Report(off: off, recovered: recovered, overrides: overrides, changes: changes,
+                                         warnings: result?.warnings ?? [], errors: errors.map { ErrorJSON($0) }))
+        } else {
+            printChanges(changes, workspace: workspace, console: context.console)
+            printOverrides(overrides, state: state, console: context.console)
+        }
+        return context.finish(needingAttention: [], diagnostics: (result?.warnings ?? []).map { .warning($0) } + errors, verb: spec.name)
+    }
+
+    /// Every active override with the consumers that use its checkout.
+    private static func overrides(_ state: DevelopState) -> [Report.Override] {
+        state.modules.map { override in
             Report.Override(module: override.module, path: override.path, since: override.since,
                             files: state.files.filter { $0.kind == "podfile" && $0.modules.contains(override.module) }.map(\.path),
                             packages: state.packages.filter { $0.module == override.module }.map { $0.path.isEmpty ? "." : $0.path },
                             xcodeWorkspaces: state.files.filter { $0.kind == "xcworkspace" && $0.modules.contains(override.module) }
                                 .compactMap { DevelopState.xcodeWorkspace(ofContents: $0.path) })
         }
+    }
+
+    /// The consumers this run changed: Podfiles and Xcode workspaces written or removed, packages put in or out of edit mode.
+    private static func changes(_ result: Developer.Result?) -> [Report.Change] {
         var changes = (result?.written ?? []).map { path in
             DevelopState.xcodeWorkspace(ofContents: path).map {
                 Report.Change(path: $0, kind: "xcworkspace", outcome: result?.created.contains(path) == true ? .created : .updated)
@@ -127,43 +148,42 @@ enum DevelopCommand: Command {
             changes.append(Report.Change(path: step.package.isEmpty ? "." : step.package, kind: step.edit ? "swiftpmEdit" : "swiftpmUnedit",
                                          outcome: failed ? .failed : .updated))
         }
-        let errors = (result?.failures ?? []).map { ErrorJSON("\($0.step.package.isEmpty ? "." : $0.step.package): \($0.message)") }
-        if context.json {
-            try context.printJSON(Report(off: off, recovered: recovered, overrides: overrides, changes: changes,
-                                         warnings: result?.warnings ?? [], errors: errors))
-        } else {
-            let console = context.console
-            for change in changes where change.outcome != .failed {
-                switch (change.kind, change.outcome) {
-                case ("podfile", _): console.result("rewrote \(change.path)")
-                case ("xcworkspace", .deleted):
-                    console.result("removed \(change.path)")
-                    if FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(change.path).path) {
-                        console.info("kept the folder \(change.path): it holds files modkit did not write (Xcode's xcuserdata); delete it when you no longer need them")
-                    }
-                case ("xcworkspace", _): console.result("wrote \(change.path)")
-                case ("swiftpmEdit", _): console.result("edit mode in \(change.path)")
-                default: console.result("left edit mode in \(change.path)")
+        return changes
+    }
+
+    /// One line per consumer changed (the failed ones are diagnostics).
+    private static func printChanges(_ changes: [Report.Change], workspace: Workspace, console: Console) {
+        for change in changes where change.outcome != .failed {
+            switch (change.kind, change.outcome) {
+            case ("podfile", _): console.result("rewrote \(change.path)")
+            case ("xcworkspace", .deleted):
+                console.result("removed \(change.path)")
+                if FileManager.default.fileExists(atPath: workspace.root.appendingPathComponent(change.path).path) {
+                    console.info("kept the folder \(change.path): it holds files modkit did not write (Xcode's xcuserdata); delete it when you no longer need them")
                 }
-            }
-            for warning in result?.warnings ?? [] { console.warning(warning) }
-            for error in errors { console.error(error.message) }
-            if overrides.isEmpty {
-                console.result("No module is overridden: every consumer uses its released dependency.")
-            } else {
-                var table = TextTable()
-                for override in overrides {
-                    let consumers = override.files + override.packages.map { "\($0) (swift package edit)" } + override.xcodeWorkspaces
-                    table.add([override.module, consumers.isEmpty ? "no consumer" : consumers.joined(separator: ", "), "since \(override.since)"])
-                }
-                console.result(table.render())
-                for folder in state.xcodeWorkspaces {
-                    console.info("in Xcode, open \(folder) ('xed \(folder)'), not the project or its own workspace: there your checkouts replace the remote packages")
-                }
-                console.info("'modkit develop --off' restores every consumer; tag, release and pin refuse until then")
+            case ("xcworkspace", _): console.result("wrote \(change.path)")
+            case ("swiftpmEdit", _): console.result("edit mode in \(change.path)")
+            default: console.result("left edit mode in \(change.path)")
             }
         }
-        return errors.isEmpty ? .success : .failure
+    }
+
+    /// The overrides as a table (module, consumers, since), and what to open in Xcode.
+    private static func printOverrides(_ overrides: [Report.Override], state: DevelopState, console: Console) {
+        guard !overrides.isEmpty else {
+            console.result("No module is overridden: every consumer uses its released dependency.")
+            return
+        }
+        var table = TextTable()
+        for override in overrides {
+            let consumers = override.files + override.packages.map { "\($0) (swift package edit)" } + override.xcodeWorkspaces
+            table.add([override.module, consumers.isEmpty ? "no consumer" : consumers.joined(separator: ", "), "since \(override.since)"])
+        }
+        console.result(table.render())
+        for folder in state.xcodeWorkspaces {
+            console.info("in Xcode, open \(folder) ('xed \(folder)'), not the project or its own workspace: there your checkouts replace the remote packages")
+        }
+        console.info("'modkit develop --off' restores every consumer; tag, release and pin refuse until then")
     }
 }
 

@@ -63,10 +63,10 @@ enum DiffCommand: Command {
         } else {
             context.console.result(text(comparison, style: context.console.style(for: .standardOutput), verbose: context.verbose))
         }
-        for change in comparison.modules where change.error != nil {
-            context.console.error("\(change.name): \(change.error!)")
-        }
-        return comparison.modules.contains { $0.error != nil } ? .failure : .success
+        let uncompared = comparison.modules.filter { $0.error != nil }
+        return context.finish(needingAttention: uncompared.map(\.name), diagnostics: uncompared.compactMap { change in
+            change.error.map { Diagnostic.error($0, module: change.name) }
+        }, verb: spec.name)
     }
 
     private static func range(_ change: ModuleChange) -> String {

@@ -46,10 +46,14 @@ enum ExportCommand: Command {
         guard let format = ExportFormat(rawValue: formatName) else {
             throw UsageError("--format expects one of \(names.joined(separator: ", ")), got '\(formatName)'\(DidYouMean.suffix(for: formatName, among: names))")
         }
-        let result = try context.withWorkspace { run in
-            try ManifestExporter.export(run.workspace.manifest, modules: try run.modules(), format: format, exact: options.exact)
+        let result: ExportResult
+        do {
+            result = try context.withWorkspace { run in
+                try ManifestExporter.export(run.workspace.manifest, modules: try run.modules(), format: format, exact: options.exact)
+            }
+        } catch let failure as ExportError {
+            return context.finish(needingAttention: failure.diagnostics.compactMap(\.module), diagnostics: failure.diagnostics, verb: spec.name)
         }
-        for warning in result.warnings { context.console.warning(warning) }
         if let output = options.output {
             let file = URL(fileURLWithPath: output, relativeTo: context.workingDirectory).standardizedFileURL
             try AtomicFile.write(Data(result.text.utf8), to: file)
@@ -57,6 +61,6 @@ enum ExportCommand: Command {
         } else {
             context.console.write(result.text, to: .standardOutput)
         }
-        return .success
+        return context.finish(needingAttention: [], diagnostics: result.warnings, verb: spec.name)
     }
 }

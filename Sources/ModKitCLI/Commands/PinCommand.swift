@@ -68,7 +68,6 @@ enum PinCommand: Command {
     }
 
     private static func pin(_ workspace: Workspace, modules: [Module], check: Bool, dryRun: Bool, strict: Bool, context: Context) throws -> ExitStatus {
-
         let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
         // A lock file at the workspace root is every module's: named once.
         var seen = Set<String>()
@@ -76,10 +75,14 @@ enum PinCommand: Command {
             .filter { seen.insert($0.description).inserted }
         let plans = Pinner.plan(specs, modules: modules)
         let findings = plans.flatMap(\.findings)
-        let unverified = findings.filter { $0.kind == .unrewritable }
         let blocking = findings.filter { $0.blocks(strict: strict) }
         let toPin = findings.filter { $0.kind == .loose || $0.kind == .stale }
         let paths = findings.filter { $0.kind == .path }
+        // Each finding stays one `path:line:` line, as a tool reads it; local path links fail only with --strict --check.
+        let diagnostics = problems.map { Diagnostic.error($0.description) }
+            + paths.map { strict && check ? .error($0.message) : .warning($0.message) }
+            + blocking.map { .error($0.message) }
+            + (strict ? [] : findings.filter { $0.kind == .unrewritable }.map { .warning($0.message) })
 
         var written: [FilePinPlan] = []
         if !check && !dryRun { written = try Pinner.apply(plans) }
@@ -92,33 +95,35 @@ enum PinCommand: Command {
             try context.printJSON(Report(dryRun: check || dryRun, files: files, findings: findings,
                                          errors: problems.map { ErrorJSON($0.description) } + blocking.map { ErrorJSON($0.message) }))
         } else {
-            let console = context.console
-            for problem in problems { console.error(problem.description) }
-            if check {
-                for finding in toPin { console.result(finding.message) }
-            } else if dryRun {
-                for plan in plans where plan.hasChanges {
-                    console.result(plan.diff, terminator: "")
-                }
-                // As `pin` says it; on stderr, so stdout stays a diff that `git apply` takes.
-                if !plans.contains(where: \.hasChanges) && blocking.isEmpty { console.info("every requirement is already pinned") }
-            } else {
-                for plan in written {
-                    let count = plan.findings.filter { $0.kind == .loose || $0.kind == .stale }.count
-                    console.result("pinned \(count) requirement\(count == 1 ? "" : "s") in \(plan.path)")
-                }
-                if written.isEmpty && blocking.isEmpty { console.result("every requirement is already pinned") }
-            }
-            for finding in paths {
-                if strict && check { console.error(finding.message) } else { console.warning(finding.message) }
-            }
-            for finding in blocking { console.error(finding.message) }
-            if !strict { for finding in unverified { console.warning(finding.message) } }
+            printText(plans: plans, written: written, toPin: toPin, check: check, dryRun: dryRun, blocked: !blocking.isEmpty, console: context.console)
             if check && toPin.isEmpty && blocking.isEmpty && problems.isEmpty {
-                console.info("every requirement is pinned")
+                context.console.info("every requirement is pinned")
             }
         }
-        let failed = !blocking.isEmpty || !problems.isEmpty || (check && (!toPin.isEmpty || (strict && !paths.isEmpty)))
-        return failed ? .failure : .success
+        // With --check, a module with a requirement to pin needs attention, as one with a requirement that cannot be.
+        let failing = blocking + (check ? toPin + (strict ? paths : []) : [])
+        var named: [String] = []
+        for module in failing.map(\.module) where !named.contains(module) { named.append(module) }
+        return context.finish(needingAttention: named, diagnostics: diagnostics, verb: spec.name)
+    }
+
+    /// What pin did (or, with --check and --dry-run, would do) on stdout: the findings to pin, the diff, or the files pinned.
+    private static func printText(plans: [FilePinPlan], written: [FilePinPlan], toPin: [PinFinding], check: Bool, dryRun: Bool, blocked: Bool,
+                                  console: Console) {
+        if check {
+            for finding in toPin { console.result(finding.message) }
+        } else if dryRun {
+            for plan in plans where plan.hasChanges {
+                console.result(plan.diff, terminator: "")
+            }
+            // As `pin` says it; on stderr, so stdout stays a diff that `git apply` takes.
+            if !plans.contains(where: \.hasChanges) && !blocked { console.info("every requirement is already pinned") }
+        } else {
+            for plan in written {
+                let count = plan.findings.filter { $0.kind == .loose || $0.kind == .stale }.count
+                console.result("pinned \(count) requirement\(count == 1 ? "" : "s") in \(plan.path)")
+            }
+            if written.isEmpty && !blocked { console.result("every requirement is already pinned") }
+        }
     }
 }

@@ -97,88 +97,114 @@ enum ReleaseCommand: Command {
         var arguments = context.arguments.positionals
         let name = arguments.removeFirst()
         try workspace.checkContained(workspace.manifest.modules)
-        let console = context.console
         var request = try ReleasePlan.Request.parse(arguments, bump: given.bump, pre: given.pre, groups: context.groups)
         if given.allowUnderstatedBump { request.allowUnderstatedBump = true }
-        if given.abandon {
-            // Read only to say what was done: a state file this modkit cannot read is discarded too.
-            let saved = try? ReleaseState.load(name, in: workspace)
-            guard try ReleaseState.discard(name, in: workspace) else {
-                throw ModKitError.input("there is no saved release \(name) to abandon")
-            }
-            let done = saved.map { $0.completed.isEmpty ? "no step had finished" : "steps done: \($0.completed.joined(separator: ", "))" }
-            console.info("abandoned release \(name)\(done.map { " (\($0))" } ?? ""); commits and tags it made stay where they are")
-            if let files = saved?.files, !files.isEmpty {
-                console.info("files it changed are left as they are (restore the uncommitted ones with git checkout, or remove new ones): "
-                             + files.joined(separator: ", "))
-            }
+        if given.abandon { return try abandon(name, workspace, context: context) }
+        let saved = try ReleaseState.load(name, in: workspace)
+        let plan: ReleasePlan
+        let state: ReleaseState
+        do {
+            (plan, state) = try planOrRestore(name, request: request, saved: saved, workspace: workspace, options: given, context: context)
+        } catch let failure as ReleasePlanError {
+            // Every reason the request cannot be planned, through the one renderer; input to fix, so exit 2.
+            if context.json { try context.printJSON(ErrorReport(errors: failure.diagnostics.map { ErrorJSON($0) })) }
+            _ = context.finish(needingAttention: [], diagnostics: failure.diagnostics, verb: spec.name)
+            return .usage
+        }
+        if given.plan {
+            if context.json { try context.printJSON(PlanJSON(name: plan.name, released: plan.released, tags: plan.tags)) } else { context.console.result(plan.table(), terminator: "") }
             return .success
         }
-        let saved = try ReleaseState.load(name, in: workspace)
-        let resume = given.resume
-        let plan: ReleasePlan
-        var state: ReleaseState
-        if let saved, resume || given.from != nil {
+        if given.markdown {
+            context.console.result(ReleaseRunner.markdown(plan, state: saved), terminator: "")
+            return .success
+        }
+        if !given.dryRun { try context.refuseWhileDeveloping(workspace) }
+        guard try confirm(plan, options: given, context: context) else { return .failure }
+        return try run(plan, state: state, options: given, workspace: workspace, context: context)
+    }
+
+    /// `--abandon`: discards the saved state of release `name` and says what it leaves behind.
+    private static func abandon(_ name: String, _ workspace: Workspace, context: Context) throws -> ExitStatus {
+        // Read only to say what was done: a state file this modkit cannot read is discarded too.
+        let saved = try? ReleaseState.load(name, in: workspace)
+        guard try ReleaseState.discard(name, in: workspace) else {
+            throw ModKitError.input("there is no saved release \(name) to abandon")
+        }
+        let done = saved.map { $0.completed.isEmpty ? "no step had finished" : "steps done: \($0.completed.joined(separator: ", "))" }
+        context.console.info("abandoned release \(name)\(done.map { " (\($0))" } ?? ""); commits and tags it made stay where they are")
+        if let files = saved?.files, !files.isEmpty {
+            context.console.info("files it changed are left as they are (restore the uncommitted ones with git checkout, or remove new ones): "
+                                 + files.joined(separator: ", "))
+        }
+        return .success
+    }
+
+    /// The saved plan when resuming (or starting `--from` a step), else a new plan and state; refuses to start over a
+    /// release that stopped, and to resume with other arguments.
+    private static func planOrRestore(_ name: String, request: ReleasePlan.Request, saved: ReleaseState?, workspace: Workspace, options given: Options,
+                                      context: Context) throws -> (ReleasePlan, ReleaseState) {
+        if let saved, given.resume || given.from != nil {
             guard request.isEmpty || request == saved.request else {
                 throw ModKitError.input("release \(name) was planned with other arguments; --resume continues the saved plan as it is",
                                         hint: "run \(hint(name, "--resume", context)), or discard it with \(hint(name, "--abandon", context))")
             }
-            plan = try ReleasePlan.restore(saved, workspace: workspace)
-            state = saved
-        } else {
-            if resume { throw ModKitError.input("there is no release \(name) to resume", hint: "start it without --resume") }
-            if let saved, !given.changesNothing {
-                throw ModKitError.input("release \(name) stopped at '\(saved.failed ?? saved.completed.last ?? "preflight")' in an earlier run",
-                                        hint: "continue it with \(hint(name, "--resume", context)), or discard it with \(hint(name, "--abandon", context))")
-            }
-            plan = try ReleasePlan.make(name: name, request: request, workspace: workspace)
-            state = ReleaseState(plan: plan, request: request)
+            return (try ReleasePlan.restore(saved, workspace: workspace), saved)
         }
-        if given.plan {
-            if context.json { try context.printJSON(PlanJSON(name: plan.name, released: plan.released, tags: plan.tags)) } else { console.result(plan.table(), terminator: "") }
-            return .success
+        if given.resume { throw ModKitError.input("there is no release \(name) to resume", hint: "start it without --resume") }
+        if let saved, !given.changesNothing {
+            throw ModKitError.input("release \(name) stopped at '\(saved.failed ?? saved.completed.last ?? "preflight")' in an earlier run",
+                                    hint: "continue it with \(hint(name, "--resume", context)), or discard it with \(hint(name, "--abandon", context))")
         }
-        if given.markdown {
-            console.result(ReleaseRunner.markdown(plan, state: saved), terminator: "")
-            return .success
+        let plan = try ReleasePlan.make(name: name, request: request, workspace: workspace)
+        return (plan, ReleaseState(plan: plan, request: request))
+    }
+
+    /// Without --yes (and not a dry run), shows the plan and asks; false when the answer is not yes ("nothing changed").
+    private static func confirm(_ plan: ReleasePlan, options given: Options, context: Context) throws -> Bool {
+        guard !given.dryRun && !given.yes else { return true }
+        guard isatty(STDIN_FILENO) == 1 else { throw noPrompt }
+        context.console.result(plan.table(), terminator: "")
+        context.console.write("Proceed? [y/N] ", to: .standardError)
+        guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
+            context.console.info("nothing changed")
+            return false
         }
-        let dryRun = given.dryRun
-        if !dryRun { try context.refuseWhileDeveloping(workspace) }
-        if !dryRun && !given.yes {
-            guard isatty(STDIN_FILENO) == 1 else { throw noPrompt }
-            console.result(plan.table(), terminator: "")
-            console.write("Proceed? [y/N] ", to: .standardError)
-            guard let answer = readLine(), ["y", "yes"].contains(answer.lowercased()) else {
-                console.info("nothing changed")
-                return .failure
-            }
-        }
-        let options = ReleaseRunner.Options(dryRun: dryRun, resume: resume, from: given.from,
+        return true
+    }
+
+    /// Runs the checklist, showing each step as it ends, then ends through the one summary: every step's diagnostics,
+    /// the modules they name, exit 1 when a step failed.
+    private static func run(_ plan: ReleasePlan, state initial: ReleaseState, options given: Options, workspace: Workspace,
+                            context: Context) throws -> ExitStatus {
+        let name = plan.name, dryRun = given.dryRun, console = context.console
+        let options = ReleaseRunner.Options(dryRun: dryRun, resume: given.resume, from: given.from,
                                             jobs: try context.jobs(waitsOnIO: true), strict: given.strict)
         if !context.json && (dryRun || given.yes) {
             console.result(plan.table() + (dryRun ? "(dry run: nothing is changed)\n" : ""), terminator: "")
         }
         var outcomes: [StepOutcome] = []
-        let passed = try ReleaseRunner.run(plan, state: state, options: options, workspace: workspace) { outcome in
+        let passed = try ReleaseRunner.run(plan, state: initial, options: options, workspace: workspace) { outcome in
             outcomes.append(outcome)
             if !context.json { show(outcome, console: console, concise: dryRun && !context.verbose) }
         }
-        state = try ReleaseState.load(name, in: workspace) ?? state
+        let state = try ReleaseState.load(name, in: workspace) ?? initial
+        var diagnostics = outcomes.flatMap(\.diagnostics)
         if context.json {
-            try context.printJSON(RunJSON(name: name, dryRun: dryRun, released: plan.released, steps: outcomes.map {
-                RunJSON.Step(step: $0.step.name, outcome: $0.status, details: $0.lines, diff: $0.diff,
-                             error: $0.status == .failed ? ErrorJSON($0.lines.last ?? "failed") : nil)
-            }))
-        } else if !passed, let failed = outcomes.last(where: { $0.status == .failed }) {
+            try context.printJSON(RunJSON(name: name, dryRun: dryRun, released: plan.released, steps: outcomes.map(RunJSON.Step.init)))
+        } else if !passed, let failed = outcomes.last(where: { $0.outcome == .failed }) {
             if dryRun || (failed.step == .preflight && !state.completed.contains("preflight") && state.failed == nil) {
-                console.error("the release stopped at '\(failed.step.name)'; nothing was changed" + (dryRun ? "" : "; fix it and run \(hint(name, nil, context)) again"))
+                diagnostics.append(.note("the release stopped at '\(failed.step.name)'; nothing was changed" + (dryRun ? "" : "; fix it and run \(hint(name, nil, context)) again")))
             } else {
-                console.error("the release stopped at '\(failed.step.name)'; fix it, then run \(hint(name, "--resume", context))")
+                diagnostics.append(.note("the release stopped at '\(failed.step.name)'; fix it, then run \(hint(name, "--resume", context))"))
             }
         } else if passed {
             console.info(dryRun ? "dry run complete: nothing was changed" + (context.verbose ? "" : " (-v shows every step and file change)") : "released \(name): " + plan.released.map { "\($0.name) \($0.next)" }.joined(separator: ", "))
         }
-        return passed ? .success : .failure
+        var named: [String] = []
+        for module in diagnostics.filter({ $0.severity == .error }).compactMap(\.module) where !named.contains(module) { named.append(module) }
+        let status = context.finish(needingAttention: named, diagnostics: diagnostics, verb: spec.name)
+        return passed ? status : .failure
     }
 
     /// A release run as `--json` prints it: the plan's modules and every step's outcome.
@@ -190,6 +216,20 @@ enum ReleaseCommand: Command {
             /// Planned file changes as a unified diff (dry runs).
             var diff: String
             var error: ErrorJSON?
+            /// Every error of the step (the first is `error`).
+            var errors: [ErrorJSON]
+            /// What the step could not verify although it went through.
+            var warnings: [String]
+
+            init(_ outcome: StepOutcome) {
+                step = outcome.step.name
+                self.outcome = outcome.outcome
+                details = outcome.lines
+                diff = outcome.diff
+                error = outcome.error.map { ErrorJSON($0) }
+                errors = outcome.diagnostics.filter { $0.severity == .error }.map { ErrorJSON($0) }
+                warnings = outcome.diagnostics.filter { $0.severity == .warning }.map { ErrorJSON($0).message }
+            }
         }
         var name: String
         var dryRun: Bool
@@ -224,14 +264,14 @@ enum ReleaseCommand: Command {
     private static func show(_ outcome: StepOutcome, console: Console, concise: Bool) {
         let style = console.style(for: .standardOutput)
         let mark: String
-        switch outcome.status {
+        switch outcome.outcome {
         case .failed: mark = style.red("✗")
         case .skipped: mark = style.dim("-")
         default: mark = style.green("✓")
         }
-        let suffix = outcome.status == .skipped ? style.dim(" skipped (\(outcome.lines.first ?? ""))") : ""
+        let suffix = outcome.outcome == .skipped ? style.dim(" skipped (\(outcome.lines.first ?? ""))") : ""
         console.result("\(mark) \(style.bold(outcome.step.name))\(suffix)")
-        if outcome.status != .skipped, !concise || outcome.status == .failed || conciseSteps.contains(outcome.step.name) {
+        if outcome.outcome != .skipped, !concise || outcome.outcome == .failed || conciseSteps.contains(outcome.step.name) {
             for line in outcome.lines { console.result("    \(line)") }
         }
         if !outcome.diff.isEmpty, !concise { console.result(outcome.diff, terminator: outcome.diff.hasSuffix("\n") ? "" : "\n") }
