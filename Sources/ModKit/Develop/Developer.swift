@@ -15,7 +15,7 @@ public enum Developer {
         /// Files `develop` had created and removed again.
         public var removed: [String] = []
         /// What the user should know although the run went through (a checkout Xcode will not take for its package).
-        public var warnings: [String] = []
+        public var warnings: [Diagnostic] = []
         /// SwiftPM packages put in or taken out of edit mode.
         public var edited: [DevelopJournal.SwiftStep] = []
         /// SwiftPM steps that failed, with SwiftPM's message.
@@ -97,16 +97,16 @@ public enum Developer {
                                    bytes: &plan.bytes, originals: &plan.originals)
         let state = plan.state
         guard !plan.writes.isEmpty || !steps.isEmpty || state != old else {
-            return Result(state: old, warnings: plan.warnings.sorted())
+            return Result(state: old, warnings: plan.warnings.sorted().map { Diagnostic.warning($0) })
         }
         let entry = DevelopJournal.Entry(state: state, previousModules: old.modules.map(\.module), writes: plan.writes,
                                          originals: Array(plan.originals.keys).sorted(), swift: steps)
         try DevelopJournal.commit(entry, bytes: plan.bytes, originals: plan.originals, in: store)
         guard let outcome = try DevelopJournal.finish(in: store, swift: { runSwift($0, root: workspace.root) }) else {
-            return Result(state: state, warnings: plan.warnings.sorted())
+            return Result(state: state, warnings: plan.warnings.sorted().map { Diagnostic.warning($0) })
         }
         return Result(state: outcome.state, written: plan.writes.filter { $0.removes != true }.map(\.path), created: plan.created,
-                      removed: plan.writes.filter { $0.removes == true }.map(\.path), warnings: plan.warnings.sorted(),
+                      removed: plan.writes.filter { $0.removes == true }.map(\.path), warnings: plan.warnings.sorted().map { Diagnostic.warning($0) },
                       edited: steps, failures: outcome.failures)
     }
 

@@ -92,5 +92,5 @@ public struct ScaffoldResult: Sendable {
     public var branches: [String: String]
     public var ignoredPaths: [String]
     /// What went wrong after the modules were created and could not be undone (e.g. .gitignore could not be updated).
-    public var warnings: [String] = []
+    public var warnings: [Diagnostic] = []
 }

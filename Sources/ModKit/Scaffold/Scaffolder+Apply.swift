@@ -49,8 +49,8 @@ extension Scaffolder {
             if !ignored.isEmpty {
                 do { result.ignoredPaths = try GitIgnore.add(ignored, to: root.appendingPathComponent(".gitignore")) } catch {
                     // The modules exist and modkit.yml names them: report, as git would, that the folder was not ignored.
-                    result.warnings.append("could not add \(ignored.joined(separator: ", ")) to the manifest repository's .gitignore "
-                                           + "(\(ErrorText.describe(error))); add them by hand, or git will list them as untracked")
+                    result.warnings.append(.warning("could not add \(ignored.joined(separator: ", ")) to the manifest repository's .gitignore "
+                                                    + "(\(ErrorText.describe(error)))", hint: "add them by hand, or git will list them as untracked"))
                 }
             }
             staging.remove()

@@ -113,12 +113,12 @@ enum DevelopCommand: Command {
         let errors = (result?.failures ?? []).map { Diagnostic.error("\($0.step.package.isEmpty ? "." : $0.step.package): \($0.message)") }
         if context.json {
             try context.printJSON(Report(off: off, recovered: recovered, overrides: overrides, changes: changes,
-                                         warnings: result?.warnings ?? [], errors: errors.map { ErrorJSON($0) }))
+                                         warnings: (result?.warnings ?? []).map(\.message), errors: errors.map { ErrorJSON($0) }))
         } else {
             printChanges(changes, workspace: workspace, console: context.console)
             printOverrides(overrides, state: state, console: context.console)
         }
-        return context.finish(needingAttention: [], diagnostics: (result?.warnings ?? []).map { .warning($0) } + errors, verb: spec.name)
+        return context.finish(needingAttention: [], diagnostics: (result?.warnings ?? []) + errors, verb: spec.name)
     }
 
     /// Every active override with the consumers that use its checkout.

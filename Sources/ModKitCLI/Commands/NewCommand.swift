@@ -254,7 +254,7 @@ enum NewOutput {
         let guards = plan.files.filter(\.isGuard).map(\.path)
         console.info("\(files) file\(files == 1 ? "" : "s") from the template; version guard: \(guards.joined(separator: ", "))")
         console.info("Registered in \(plan.manifestDisplayPath).")
-        for warning in result.warnings { console.warning(warning) }
+        ModKitCLI.print(result.warnings, console: console)
         if !result.ignoredPaths.isEmpty {
             console.info("Added \(result.ignoredPaths.joined(separator: ", ")) to the manifest repository's .gitignore.")
         }
