@@ -60,7 +60,7 @@ public enum SnapshotCheckout {
         // 2. Missing repositories cloned, each before the ones inside its work tree, which its exclude file then leaves out.
         let excludeFailures: [String: String]
         (targets, excludeFailures) = run.cloningMissing(targets)
-        var warnings = settled + targets.flatMap(\.warnings)
+        var warnings = settled.map(\.messageNamingModule) + targets.flatMap(\.warnings)
             + excludeFailures.values.sorted().map { "the modules inside a repository are not kept out of its status (\($0))" }
         try refuseIfAnyFailed(targets)
         let current = Set(snapshot.modules.map(\.name))

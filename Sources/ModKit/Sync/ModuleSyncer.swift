@@ -131,11 +131,12 @@ struct ModuleSyncer {
             throw ModKitError("\(module.path) exists but is not a git repository", hint: "move it away, then run modkit sync again")
         }
         let repository = try Repository.open(directory.path)
-        var notes: [String] = []
+        // Pieces of the row's one detail line, after what the move says: what this update changed beside the move.
+        var detailParts: [String] = []
         switch try repository.remoteURL(remote) {
         case nil:
             try repository.addRemote(remote, url: url)
-            notes.append("added remote '\(remote)'")
+            detailParts.append("added remote '\(remote)'")
         case let current? where current != url:
             guard try repository.sharesHistory(withRepositoryAt: url) else {
                 throw ModKitError(
@@ -143,14 +144,14 @@ struct ModuleSyncer {
                     hint: "if the module really moved to another repository, move \(module.path) away and run modkit sync again to clone it; otherwise fix its url in modkit.yml")
             }
             try repository.setRemoteURL(remote, url: url)
-            notes.append("remote '\(remote)' now points at \(Redact.url(url)), which shares its history (was \(Redact.url(current)))")
+            detailParts.append("remote '\(remote)' now points at \(Redact.url(url)), which shares its history (was \(Redact.url(current)))")
         default:
             break
         }
         if !GitKit.supportsShallowFetch, ShallowHistory.isShallow(repository) {
             // libgit2 before 1.7 cannot walk a cut-off history, which every move below does
             try ShallowHistory.deepen(repository, remote: remote)
-            notes.append("fetched the full history of this shallow clone (libgit2 \(GitKit.libgit2Version) cannot work on a shallow one)")
+            detailParts.append("fetched the full history of this shallow clone (libgit2 \(GitKit.libgit2Version) cannot work on a shallow one)")
         }
         let fetched = try transferring {
             let fetched = try engine.fetch(repository, remote: remote, refspecs: [],
@@ -160,7 +161,7 @@ struct ModuleSyncer {
         }
         if !fetched.keptLocalTags.isEmpty {
             let names = fetched.keptLocalTags
-            notes.append("kept local tag\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) (would clobber existing tag: the remote's differs)")
+            detailParts.append("kept local tag\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) (would clobber existing tag: the remote's differs)")
         }
         var outcome: ModuleResult<SyncFacts>
         if let gone = try goneUpstream(repository, previousTips: fetched.previousTips) {
@@ -173,7 +174,7 @@ struct ModuleSyncer {
         outcome.transferPath = fetched.fetchedInProcess ? "fetched in-process (a small fetch from this machine)"
             : fetched.remoteUnchanged ? "nothing fetched (one listing showed the remote's references unchanged)"
             : "fetched by \(engine.engineName(for: try repository.remoteURL(remote) ?? url))"
-        if !notes.isEmpty { outcome.detail += "; " + notes.joined(separator: "; ") }
+        if !detailParts.isEmpty { outcome.detail += "; " + detailParts.joined(separator: "; ") }
         return outcome
     }
 
