@@ -27,47 +27,57 @@ public enum ModKitCLI {
     static func run(_ arguments: [String], makeConsole: (ParsedArguments) -> Console) -> ExitStatus {
         let (commandIndex, leading) = locateCommand(arguments)
         func fallbackConsole() -> Console { makeConsole(ArgumentParser.lenient(arguments, options: GlobalOptions.specs)) }
-        guard let commandIndex else {
-            let console = fallbackConsole()
-            if leading.contains("--version") {
-                console.result("modkit \(version) (libgit2 \(GitKit.libgit2Version))")
-                return .success
-            }
-            if leading.contains("-h") || leading.contains("--help") {
-                console.result(Help.overview())
-                return .success
-            }
-            console.error("no command given")
-            console.diagnostic(Help.overview())
-            return .usage
-        }
+        guard let commandIndex else { return runWithoutCommand(leading, console: fallbackConsole()) }
 
         let name = arguments[commandIndex]
-        if name == "help" {
-            let console = fallbackConsole()
-            let rest = arguments.dropFirst(commandIndex + 1)
-            if rest.contains("--\(Help.manOption.long)") {
-                console.result(ManPage.render(version: version))
-                return .success
-            }
-            if let unknown = rest.first(where: { $0.hasPrefix("-") && !["-h", "--help"].contains($0) }) {
-                console.error("unknown option '\(unknown)'")
-                console.diagnostic("usage: \(Help.helpUsage)")
-                return .usage
-            }
-            let topic = rest.first { !$0.hasPrefix("-") }
-            guard let topic else {
-                console.result(rest.isEmpty ? Help.overview() : Help.helpText)
-                return .success
-            }
-            guard let command = Registry.command(named: topic) else { return unknownCommand(topic, console: console) }
-            console.result(Help.text(for: command.spec))
-            return .success
-        }
+        if name == "help" { return runHelp(arguments.dropFirst(commandIndex + 1), console: fallbackConsole()) }
         guard let command = Registry.command(named: name) else { return unknownCommand(name, console: fallbackConsole()) }
 
         var rest = arguments
         rest.remove(at: commandIndex)
+        return runCommand(command, arguments: rest, makeConsole: makeConsole, fallbackConsole: fallbackConsole)
+    }
+
+    /// A command line with no command word: `--version`, `-h`/`--help`, or a usage error.
+    private static func runWithoutCommand(_ leading: [String], console: Console) -> ExitStatus {
+        if leading.contains("--version") {
+            console.result("modkit \(version) (libgit2 \(GitKit.libgit2Version))")
+            return .success
+        }
+        if leading.contains("-h") || leading.contains("--help") {
+            console.result(Help.overview())
+            return .success
+        }
+        console.error("no command given")
+        console.diagnostic(Help.overview())
+        return .usage
+    }
+
+    /// `modkit help [COMMAND]` (`rest` is what follows `help`), and `modkit help --man`.
+    private static func runHelp(_ rest: ArraySlice<String>, console: Console) -> ExitStatus {
+        if rest.contains("--\(Help.manOption.long)") {
+            console.result(ManPage.render(version: version))
+            return .success
+        }
+        if let unknown = rest.first(where: { $0.hasPrefix("-") && !["-h", "--help"].contains($0) }) {
+            console.error("unknown option '\(unknown)'")
+            console.diagnostic("usage: \(Help.helpUsage)")
+            return .usage
+        }
+        let topic = rest.first { !$0.hasPrefix("-") }
+        guard let topic else {
+            console.result(rest.isEmpty ? Help.overview() : Help.helpText)
+            return .success
+        }
+        guard let command = Registry.command(named: topic) else { return unknownCommand(topic, console: console) }
+        console.result(Help.text(for: command.spec))
+        return .success
+    }
+
+    /// Parses the command's arguments (`rest`: the command line without the command word) and runs it, reporting
+    /// any error on the console the parsed options ask for (the fallback one when they do not parse).
+    private static func runCommand(_ command: any Command.Type, arguments rest: [String], makeConsole: (ParsedArguments) -> Console,
+                                   fallbackConsole: () -> Console) -> ExitStatus {
         let spec = command.spec
         let parsed: ParsedArguments
         do {

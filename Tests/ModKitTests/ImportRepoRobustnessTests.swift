@@ -194,4 +194,59 @@ import Testing
             }
         }
     }
+
+    // MARK: A file of .repo/manifests imported on its own
+
+    /// The `.repo` checkout the local-manifest tests import from: `.repo/manifest.xml` includes `default.xml`, and two
+    /// local manifests add a project and remove one.
+    static let checkout = [
+        ".repo/manifest.xml": "<manifest><include name=\"default.xml\"/></manifest>\n",
+        ".repo/manifests/default.xml": "<manifest>\(remote)\n<project name=\"a\"/>\n<project name=\"b\"><copyfile src=\"x\" dest=\"y\"/></project>\n</manifest>\n",
+        ".repo/local_manifests/extra.xml": "<manifest><project name=\"c\"/></manifest>\n",
+        ".repo/local_manifests/remove.xml": "<manifest><remove-project name=\"a\"/></manifest>\n",
+    ]
+
+    @Test func aManifestsFileImportedDirectlyNamesTheLocalManifestsItLeavesOut() throws {
+        let temp = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        let direct = try importRepo(Self.checkout, main: ".repo/manifests/default.xml", in: temp)
+        let leftOut = direct.warnings.filter { $0.message.contains("imported on its own") }
+        #expect(leftOut.map(\.description) == ["""
+            warning: .repo/manifests/default.xml is imported on its own: the local manifests .repo/local_manifests/extra.xml, \
+            .repo/local_manifests/remove.xml are not merged with it
+            hint: repo merges local manifests with .repo/manifest.xml; to include them, import that file or the checkout folder (.)
+            """])
+        #expect(direct.mergedFiles.isEmpty)
+        #expect(direct.baseDirectory == nil)
+
+        // Nothing else changes: the same import without the local manifests differs by that warning only.
+        try FileManager.default.removeItem(at: temp.appendingPathComponent(".repo/local_manifests"))
+        let alone = try importRepo([:], main: ".repo/manifests/default.xml", in: temp)
+        #expect(alone.modules == direct.modules && alone.modules.map(\.name) == ["a", "b"])
+        #expect(alone.warnings == direct.warnings.filter { !leftOut.contains($0) } && alone.warnings.count == 1, "the copyfile warning stays")
+        #expect(alone.defaultRevision == direct.defaultRevision && alone.urlBase == direct.urlBase && alone.defaultGroups == direct.defaultGroups)
+    }
+
+    @Test func theCheckoutMergesTheLocalManifestsAndOneLeftOutIsNamedAlone() throws {
+        let temp = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: temp) }
+        let merged = try importRepo(Self.checkout, main: ".repo/manifest.xml", in: temp)
+        #expect(merged.mergedFiles == [".repo/local_manifests/extra.xml", ".repo/local_manifests/remove.xml"])
+        #expect(merged.modules.map(\.name) == ["b", "c"])
+        #expect(!merged.warnings.contains { $0.message.contains("imported on its own") })
+
+        try FileManager.default.removeItem(at: temp.appendingPathComponent(".repo/local_manifests/remove.xml"))
+        let direct = try importRepo([:], main: ".repo/manifests/default.xml", in: temp)
+        #expect(direct.warnings.filter { $0.message.contains("imported on its own") }.map(\.description) == ["""
+            warning: .repo/manifests/default.xml is imported on its own: the local manifest .repo/local_manifests/extra.xml is not merged with it
+            hint: repo merges local manifests with .repo/manifest.xml; to include it, import that file or the checkout folder (.)
+            """])
+        // Named from inside .repo/manifests, the file's path does not show .repo: the checkout is named in full.
+        let manifests = temp.appendingPathComponent(".repo/manifests")
+        let inside = try ManifestImporter.read(manifests.appendingPathComponent("default.xml"), displayPath: "default.xml", workspaceRoot: manifests, exact: false)
+        let repo = temp.appendingPathComponent(".repo").path
+        let insideLeftOut = inside.warnings.first { $0.message.contains("imported on its own") }
+        #expect(insideLeftOut?.message == "default.xml is imported on its own: the local manifest \(repo)/local_manifests/extra.xml is not merged with it")
+        #expect(insideLeftOut?.hint?.hasSuffix("import that file or the checkout folder (\(temp.path))") == true, "\(inside.warnings)")
+    }
 }

@@ -65,4 +65,31 @@ import Testing
         let report = try SnapshotTagger.tag("v2", workspace: try fixture.load(), options: TagOptions(allowDirty: true), jobs: 2)
         #expect(report.modules.first { $0.name == "Core" }?.commit == core)
     }
+
+    /// A tag run cut short (its journal left) is settled by the next snapshot command, one step a line that names its
+    /// repository: the tags it created removed, those it moved put back, then the manifest repository.
+    @Test func aStoppedTagRunIsSettledStepByStepByTheNextTag() throws {
+        let fixture = try LibraryWorkspace()
+        let core = "\(fixture.workspace)/Modules/Core", net = "\(fixture.workspace)/Modules/Net"
+        let netBefore = try fixture.head("Net")
+        let netMoved = try fixture.commit("Net", "moved\n")
+        _ = try runGit(["tag", "made", "HEAD"], in: core)
+        _ = try runGit(["tag", "moved", netBefore], in: net)
+        let previous = try runGit(["rev-parse", "refs/tags/moved"], in: net)
+        _ = try runGit(["tag", "-f", "moved", netMoved], in: net)
+        let head = try runGit(["rev-parse", "HEAD"], in: fixture.workspace)
+        let root = URL(fileURLWithPath: fixture.workspace)
+        let journal = TagJournal(snapshot: "v9", file: "snapshots/v9.yml", head: head, commit: try fixture.head("Core"), blob: netBefore, previousBlob: nil,
+                                 tags: [TagJournal.Tag(path: "Modules/Core", label: "Core", name: "made", commit: try fixture.head("Core"), previous: nil),
+                                        TagJournal.Tag(path: "Modules/Net", label: "Net", name: "moved", commit: netMoved, previous: previous)])
+        try journal.write(in: root, gitDir: root.appendingPathComponent(".git").path)
+
+        let report = try SnapshotTagger.tag("v2", workspace: try fixture.load(), options: TagOptions(allowDirty: true), jobs: 2)
+        #expect(Array(report.warnings.prefix(3)) == ["removed the 1 tag this run had created", "Net: tag moved put back where it was",
+                                                     "manifest repository: no snapshot commit left on the branch (HEAD at \(head.prefix(7)))"],
+                "\(report.warnings)")
+        #expect(try runGit(["tag", "--list", "made"], in: core) == "")
+        #expect(try runGit(["rev-parse", "moved^{commit}"], in: net) == netBefore)
+        #expect(!FileManager.default.fileExists(atPath: TagJournal.file(in: root).path))
+    }
 }

@@ -207,6 +207,7 @@ struct LocalFetch {
         }
         // As git does, one reference that cannot be written (a name the file system refuses, a directory in the way)
         // fails the fetch but does not stop the others.
+        // "reference: error" texts, folded into the one GitError thrown below; not a list for the user.
         var failures: [String] = []
         for update in updates {
             do {

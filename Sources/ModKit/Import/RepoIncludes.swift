@@ -38,6 +38,22 @@ struct RepoCheckout {
         manifestsDisplay = DisplayPath.join(repoDisplay, "manifests")
     }
 
+    /// The checkout whose `.repo/manifests` holds `manifest`, a file imported directly rather than through the checkout's
+    /// `.repo/manifest.xml` (so without its local manifests); nil for any other file.
+    init?(holdingManifest manifest: ImportSource) {
+        let manifests = manifest.url.deletingLastPathComponent()
+        let directory = manifests.deletingLastPathComponent()
+        guard manifests.lastPathComponent == "manifests", directory.lastPathComponent == ".repo",
+              FileManager.default.fileExists(atPath: directory.appendingPathComponent("manifest.xml").path) else { return nil }
+        top = directory.deletingLastPathComponent()
+        repoDirectory = directory
+        manifestsDisplay = DisplayPath.parent(of: manifest.displayPath)
+        let shown = DisplayPath.parent(of: manifestsDisplay)
+        // A path given from inside `.repo/manifests` does not name `.repo`: messages then name it in full.
+        repoDisplay = shown == ".repo" || shown.hasSuffix("/.repo") ? shown : directory.path
+        self.manifests = manifests
+    }
+
     /// `.repo/local_manifests/*.xml` in name order, as repo merges them, with how messages name them.
     func localManifests() -> [(URL, String)] {
         let directory = repoDirectory.appendingPathComponent("local_manifests", isDirectory: true)

@@ -79,8 +79,23 @@ enum RepoManifestImporter {
                 elements += try includes.expand(try ImportSource.read(file, displayPath: shown), problems: &problems)
                 merged.append(shown)
             }
+        } else if let bypassed = RepoCheckout(holdingManifest: source) {
+            warnUnmergedLocalManifests(of: bypassed, source: source, problems: &problems)
         }
         return (elements, merged)
+    }
+
+    /// A file of `.repo/manifests` imported on its own leaves the checkout's local manifests out, which repo would merge:
+    /// one warning names them and how to include them.
+    private static func warnUnmergedLocalManifests(of checkout: RepoCheckout, source: ImportSource, problems: inout ImportProblems) {
+        let left = checkout.localManifests().map(\.1)
+        guard !left.isEmpty else { return }
+        let one = left.count == 1
+        let folder = DisplayPath.parent(of: checkout.repoDisplay)
+        problems.warn(.warning("\(source.displayPath) is imported on its own: the local manifest\(one ? "" : "s") \(left.joined(separator: ", ")) "
+                               + "\(one ? "is" : "are") not merged with it",
+                               hint: "repo merges local manifests with \(DisplayPath.join(checkout.repoDisplay, "manifest.xml")); to include "
+                                   + "\(one ? "it" : "them"), import that file or the checkout folder (\(folder.isEmpty ? "." : folder))"))
     }
 
     /// The first pass: `<remote>` and `<default>` (and every element's attributes modkit does not carry over).

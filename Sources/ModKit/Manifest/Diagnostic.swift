@@ -42,6 +42,10 @@ public struct Diagnostic: Sendable, Error, Equatable, CustomStringConvertible {
 
     public var description: String { rendered(colored: false) }
 
+    /// The message after `Module: ` when it names one: the diagnostic as one line of plain text, as JSON and lists of
+    /// warnings carry it.
+    public var messageNamingModule: String { (module.map { "\($0): " } ?? "") + message }
+
     /// The most errors a report shows in full (and the most kinds of warning); the rest are counted.
     public static let reportLimit = 50
 

@@ -14,7 +14,7 @@ public struct ErrorJSON: Encodable, Sendable, Equatable {
 
     /// The diagnostic's message, after `Module: ` when it names one, unless the object it goes in names the module (a row's `error`).
     public init(_ diagnostic: Diagnostic, namingModule: Bool = true) {
-        message = (namingModule ? diagnostic.module.map { "\($0): " } ?? "" : "") + diagnostic.message
+        message = namingModule ? diagnostic.messageNamingModule : diagnostic.message
         file = diagnostic.location?.file
         line = diagnostic.location?.line
         column = diagnostic.location?.column

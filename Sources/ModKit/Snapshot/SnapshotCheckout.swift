@@ -46,61 +46,131 @@ public enum SnapshotCheckout {
         let settled = try TagJournal.settle(in: workspace.root, manifestRepository: manifestRepository)
         let (snapshot, snapshotCommit) = try SnapshotCatalog.load(name, in: manifestRepository, fetchingTags: true)
         if let branch = options.branch { try TopicBranch.checkName(branch) }
-        let root = workspace.root
+        try refuseEscapingPaths(of: snapshot, root: workspace.root)
+        let run = CheckoutRun(snapshot: name, workspace: workspace, options: options, jobs: jobs, networkJobs: networkJobs,
+                              manifestRepository: manifestRepository,
+                              journaled: try interruptedEntries(resuming: name, branch: options.branch, root: workspace.root))
+
+        // 1. Every existing repository: missing commits fetched (no work tree changes), then checked; nothing is cloned yet.
+        var targets = run.checkedTargets(of: snapshot)
+        let manifest = run.checkedManifestPlace(at: snapshotCommit)
+        let problems = targets.flatMap(\.problems) + manifest.problems
+        if !problems.isEmpty { throw SnapshotFailure(problems: problems, notes: [.note("nothing was moved")]) }
+
+        // 2. Missing repositories cloned, each before the ones inside its work tree, which its exclude file then leaves out.
+        let excludeFailures: [String: String]
+        (targets, excludeFailures) = run.cloningMissing(targets)
+        var warnings = settled.map(\.messageNamingModule) + targets.flatMap(\.warnings)
+            + excludeFailures.values.sorted().map { "the modules inside a repository are not kept out of its status (\($0))" }
+        try refuseIfAnyFailed(targets)
+        let current = Set(snapshot.modules.map(\.name))
+        for module in workspace.manifest.modules where !current.contains(module.name) {
+            warnings.append("\(module.name) is not in snapshot \(name); left as it is")
+        }
+
+        // 3. The journal, then the moves.
+        try run.writeJournal(targets, manifestPlace: manifest.place)
+        let results = run.move(targets, manifestPlace: manifest.place)
+        if let incomplete = try run.finish(results) { warnings.append(incomplete) }
+        return CheckoutReport(snapshot: name, snapshotCommit: snapshotCommit.hex, branch: options.branch, results: results,
+                              warnings: warnings)
+    }
+
+    /// Refuses a snapshot with a module path that leads out of the workspace, before anything is read or moved.
+    private static func refuseEscapingPaths(of snapshot: Snapshot, root: URL) throws {
         let escaping = snapshot.modules.compactMap { entry in
             ContainedPath.problem(entry.path, in: root).map { Diagnostic.error($0.message, at: snapshot.pathLocations[entry.name], hint: $0.hint) }
         }
         if !escaping.isEmpty { throw ManifestError(diagnostics: escaping) }
-        let journalFile = CheckoutJournal.file(in: root)
+    }
+
+    /// What an interrupted checkout of this snapshot and branch recorded, by path; an interrupted checkout of another
+    /// snapshot or branch is refused until it is finished.
+    private static func interruptedEntries(resuming name: String, branch: String?, root: URL) throws -> [String: CheckoutJournal.Entry] {
         let journal = try CheckoutJournal.read(in: root)
-        if let journal, journal.snapshot != name || journal.branch != options.branch {
+        if let journal, journal.snapshot != name || journal.branch != branch {
             throw SnapshotFailure(problems: [.error("a checkout of snapshot \(journal.snapshot) was interrupted; finish it first with '\(journal.resumeCommand)'")],
                                   notes: [.note("nothing was moved")])
         }
         var journaled: [String: CheckoutJournal.Entry] = [:]
         for entry in journal?.entries ?? [] { journaled[entry.path] = entry }
+        return journaled
+    }
+
+    /// Stops before any move when a repository could not be cloned or refused its path, saying how many were cloned.
+    private static func refuseIfAnyFailed(_ targets: [ModuleTarget]) throws {
+        let problems = targets.flatMap(\.problems)
+        guard !problems.isEmpty else { return }
+        let cloned = targets.filter(\.cloned).count
+        throw SnapshotFailure(problems: problems, notes: [.note("nothing was moved" + (cloned > 0 ? " (\(cloned) missing module repositories were cloned)" : ""))])
+    }
+}
+
+/// One `modkit checkout SNAPSHOT` once the snapshot is loaded and no other checkout is interrupted: the steps of
+/// `SnapshotCheckout.checkout`, in its order.
+private struct CheckoutRun {
+    let snapshot: String
+    let workspace: Workspace
+    let options: CheckoutOptions
+    let jobs: Int
+    let networkJobs: Int
+    let manifestRepository: ManifestRepository
+    /// What an interrupted checkout of this snapshot recorded, by path ("." for the manifest repository).
+    let journaled: [String: CheckoutJournal.Entry]
+
+    var root: URL { workspace.root }
+    var journalFile: URL { CheckoutJournal.file(in: root) }
+
+    /// Every repository module of the snapshot, its missing commits fetched (nothing cloned), then checked for a move.
+    func checkedTargets(of recordedSnapshot: Snapshot) -> [ModuleTarget] {
         let remote = workspace.manifest.defaults.remote
-        var targets = snapshot.modules.filter { $0.kind == .repository }.map { recorded in
+        var targets = recordedSnapshot.modules.filter { $0.kind == .repository }.map { recorded in
             var entry = recorded
             // Snapshots from before tags were recorded used the former default, the snapshot name itself.
-            if entry.tag == nil { entry.tag = Snapshot.tagName(format: Snapshot.formerTagFormat, snapshot: name, module: entry.name, version: entry.version) }
+            if entry.tag == nil { entry.tag = Snapshot.tagName(format: Snapshot.formerTagFormat, snapshot: snapshot, module: entry.name, version: entry.version) }
             return ModuleTarget(entry: entry, directory: workspace.manifest.directory(ofPath: entry.path), remote: remote,
                                 journal: journaled[entry.path])
         }
-
-        // 1. Every existing repository: missing commits fetched (no work tree changes), then checked; nothing is cloned yet.
         targets = Parallel.map(targets, jobs: networkJobs) { $0.resolve(cloning: false) }
-        targets = Parallel.map(targets, jobs: jobs) { $0.checked(branch: options.branch, journalFile: journalFile) }
-        var problems = targets.flatMap(\.problems)
-        let movesManifest = !options.modulesOnly || journaled["."] != nil
-        var manifestPlace: StartingPoint?
-        if movesManifest {
-            do {
-                if journaled["."] != nil { KilledRunLock.removeMoveLocks(of: manifestRepository.repository, branch: options.branch, madeAfter: journalFile) }
-                let place = try StartingPoint(manifestRepository.repository, journal: journaled["."], target: snapshotCommit,
-                                              journalFile: journalFile)
-                let check = try MoveCheck(manifestRepository.repository, label: "manifest repository", path: ".",
-                                          to: place.target, branch: options.branch)
-                problems += check.problems.map { problem in
-                    var problem = problem
-                    if !options.modulesOnly { problem.message += " (or pass --modules-only)" }
-                    return problem
-                }
-                if let branch = options.branch, let existing = try manifestRepository.repository.branchTarget(branch), existing != place.target {
-                    problems.append(.error("branch \(branch) already exists at \(existing.short)", module: "manifest repository"))
-                }
-                manifestPlace = place
-            } catch {
-                problems.append(.error("\(ErrorText.describe(error))", module: "manifest repository"))
-            }
-        }
-        if !problems.isEmpty { throw SnapshotFailure(problems: problems, notes: [.note("nothing was moved")]) }
+        let journalFile = journalFile
+        let branch = options.branch
+        return Parallel.map(targets, jobs: jobs) { $0.checked(branch: branch, journalFile: journalFile) }
+    }
 
-        // 2. Missing repositories cloned, each before the ones inside its work tree, which its exclude file then leaves out.
+    /// Where the manifest repository moves from and to, and what forbids that move; no place when it stays
+    /// (`--modules-only`, unless an interrupted checkout had already recorded it).
+    func checkedManifestPlace(at snapshotCommit: OID) -> (place: StartingPoint?, problems: [Diagnostic]) {
+        guard !options.modulesOnly || journaled["."] != nil else { return (nil, []) }
+        let repository = manifestRepository.repository
+        var problems: [Diagnostic] = []
+        do {
+            if journaled["."] != nil { KilledRunLock.removeMoveLocks(of: repository, branch: options.branch, madeAfter: journalFile) }
+            let place = try StartingPoint(repository, journal: journaled["."], target: snapshotCommit, journalFile: journalFile)
+            let check = try MoveCheck(repository, label: "manifest repository", path: ".", to: place.target, branch: options.branch)
+            problems += check.problems.map { problem in
+                var problem = problem
+                if !options.modulesOnly { problem.message += " (or pass --modules-only)" }
+                return problem
+            }
+            if let branch = options.branch, let existing = try repository.branchTarget(branch), existing != place.target {
+                problems.append(.error("branch \(branch) already exists at \(existing.short)", module: "manifest repository"))
+            }
+            return (place, problems)
+        } catch {
+            problems.append(.error("\(ErrorText.describe(error))", module: "manifest repository"))
+            return (nil, problems)
+        }
+    }
+
+    /// The targets with every missing repository cloned, wave by wave, and the repositories whose exclude file could
+    /// not be made to leave out the modules inside them (path: reason).
+    func cloningMissing(_ targets: [ModuleTarget]) -> (targets: [ModuleTarget], excludeFailures: [String: String]) {
         let paths = targets.map(\.entry.path)
+        let manifest = workspace.manifest
+        let root = root
         var excludeFailures: [String: String] = [:]
-        let excludeInner = { excludeFailures.merge(NestedModules.excludeInnerPaths(paths) { workspace.manifest.directory(ofPath: $0) }) { _, new in new } }
-        targets = NestedModules.mapInWaves(targets, path: \.entry.path, afterWave: excludeInner) { wave in
+        let excludeInner = { excludeFailures.merge(NestedModules.excludeInnerPaths(paths) { manifest.directory(ofPath: $0) }) { _, new in new } }
+        let cloned = NestedModules.mapInWaves(targets, path: \.entry.path, afterWave: excludeInner) { wave in
             Parallel.map(wave, jobs: networkJobs) { target in
                 // Checked again wave by wave: a repository cloned in an earlier wave may hold a link an inner module's path goes through.
                 guard let problem = ContainedPath.problem(target.entry.path, in: root) else { return target.exists ? target : target.resolve(cloning: true) }
@@ -109,19 +179,11 @@ public enum SnapshotCheckout {
                 return refused
             }
         }
-        problems = targets.flatMap(\.problems)
-        var warnings = settled + targets.flatMap(\.warnings)
-            + excludeFailures.values.sorted().map { "the modules inside a repository are not kept out of its status (\($0))" }
-        if !problems.isEmpty {
-            let cloned = targets.filter(\.cloned).count
-            throw SnapshotFailure(problems: problems, notes: [.note("nothing was moved" + (cloned > 0 ? " (\(cloned) missing module repositories were cloned)" : ""))])
-        }
-        let current = Set(snapshot.modules.map(\.name))
-        for module in workspace.manifest.modules where !current.contains(module.name) {
-            warnings.append("\(module.name) is not in snapshot \(name); left as it is")
-        }
+        return (cloned, excludeFailures)
+    }
 
-        // 3. The journal, then the moves.
+    /// Records where every repository starts and ends before the first one moves.
+    func writeJournal(_ targets: [ModuleTarget], manifestPlace: StartingPoint?) throws {
         var entries = try targets.compactMap { target -> CheckoutJournal.Entry? in
             guard let goal = target.target else { return nil }
             let old = try target.old ?? Repository.open(target.directory.path).head().commit ?? goal
@@ -130,36 +192,47 @@ public enum SnapshotCheckout {
         if let manifestPlace {
             entries.append(CheckoutJournal.Entry(module: nil, path: ".", old: manifestPlace.old.hex, target: manifestPlace.target.hex))
         }
-        try CheckoutJournal(snapshot: name, branch: options.branch, entries: entries).write(in: root, gitDir: manifestRepository.repository.gitDir)
+        try CheckoutJournal(snapshot: snapshot, branch: options.branch, entries: entries).write(in: root, gitDir: manifestRepository.repository.gitDir)
+    }
+
+    /// Moves the modules, outer before inner, then the manifest repository.
+    func move(_ targets: [ModuleTarget], manifestPlace: StartingPoint?) -> [ModuleResult<CheckoutFacts>] {
         let stamp = Syncer.backupStamp(Date())
+        let branch = options.branch
+        let snapshot = snapshot
         var results = NestedModules.mapInWaves(targets, path: \.entry.path) { wave in
-            Parallel.map(wave, jobs: jobs) { $0.move(branch: options.branch, stamp: stamp, snapshot: name) }
+            Parallel.map(wave, jobs: jobs) { $0.move(branch: branch, stamp: stamp, snapshot: snapshot) }
         }
-        if let manifestPlace {
-            var result = ModuleResult(name: nil, path: ".", outcome: .failed, detail: "",
-                                      facts: CheckoutFacts(branch: options.branch, commit: manifestPlace.target.hex))
-            do {
-                let moved = try Mover.move(manifestRepository.repository, to: manifestPlace.target, branch: options.branch, stamp: stamp,
-                                           snapshot: name)
-                result.outcome = moved.previous == nil ? .upToDate : .updated
-                result.previousCommit = moved.previous?.hex
-                result.backup = moved.backup
-                result.detail = moved.detail + " (tag \(name))"
-            } catch {
-                result.detail = ErrorText.describe(error) + Mover.whereItIs(root)
-            }
-            results.append(result)
+        if let manifestPlace { results.append(moveManifest(to: manifestPlace, stamp: stamp)) }
+        return results
+    }
+
+    private func moveManifest(to place: StartingPoint, stamp: String) -> ModuleResult<CheckoutFacts> {
+        var result = ModuleResult(name: nil, path: ".", outcome: .failed, detail: "",
+                                  facts: CheckoutFacts(branch: options.branch, commit: place.target.hex))
+        do {
+            let moved = try Mover.move(manifestRepository.repository, to: place.target, branch: options.branch, stamp: stamp,
+                                       snapshot: snapshot)
+            result.outcome = moved.previous == nil ? .upToDate : .updated
+            result.previousCommit = moved.previous?.hex
+            result.backup = moved.backup
+            result.detail = moved.detail + " (tag \(snapshot))"
+        } catch {
+            result.detail = ErrorText.describe(error) + Mover.whereItIs(root)
         }
+        return result
+    }
+
+    /// Removes the journal once every repository is at the snapshot; otherwise the warning that says how to finish.
+    func finish(_ results: [ModuleResult<CheckoutFacts>]) throws -> String? {
         let failed = results.filter { $0.outcome == .failed }
-        if failed.isEmpty {
+        guard !failed.isEmpty else {
             try CheckoutJournal.clear(in: root)
-        } else {
-            warnings.append("the checkout of \(name) is incomplete: \(results.count - failed.count) of \(results.count) repositories are at the snapshot, "
-                + "not \(failed.map { $0.name ?? "the manifest repository" }.joined(separator: ", ")); "
-                + "fix the cause and run '\(CheckoutJournal(snapshot: name, branch: options.branch, entries: []).resumeCommand)' again to finish")
+            return nil
         }
-        return CheckoutReport(snapshot: name, snapshotCommit: snapshotCommit.hex, branch: options.branch, results: results,
-                              warnings: warnings)
+        return "the checkout of \(snapshot) is incomplete: \(results.count - failed.count) of \(results.count) repositories are at the snapshot, "
+            + "not \(failed.map { $0.name ?? "the manifest repository" }.joined(separator: ", ")); "
+            + "fix the cause and run '\(CheckoutJournal(snapshot: snapshot, branch: options.branch, entries: []).resumeCommand)' again to finish"
     }
 }
 

@@ -78,7 +78,6 @@ enum SnapshotPreflight {
         var manifestBranch: String?
         if case .branch(let branch, _) = head { manifestBranch = branch }
         var problems: [Diagnostic] = []
-        var warnings: [String] = []
         if !options.allowDirty, !(try repository.status(untracked: false).isClean) {
             problems.append(.error("uncommitted changes (commit or stash them, or pass --allow-dirty)", module: "manifest repository"))
         }
@@ -90,60 +89,76 @@ enum SnapshotPreflight {
         var checked: [String: ModuleCheck] = [:]
         for (module, result) in zip(repositoryModules, checks) { checked[module.name] = result }
 
-        var entries: [Snapshot.Entry] = []
-        var directoryTags: [PlannedTag] = []
-        for module in manifest.modules {
-            if module.kind == .repository {
-                let result = checked[module.name]!
-                problems += result.problems
-                warnings += result.warnings
-                if let entry = result.entry { entries.append(entry) }
-                continue
-            }
-            do {
-                let (entry, tag, problem) = try checkDirectory(module, snapshot: name, manifest: manifest,
-                                                              in: manifestRepository, head: manifestHead, force: options.force)
-                entries.append(entry)
-                if let tag { directoryTags.append(tag) }
-                if let problem { problems.append(problem) }
-            } catch {
-                problems.append(.error("\(ErrorText.describe(error))", module: module.name))
-            }
-        }
-
-        var existing = ExistingTag.absent
-        var unchangedCommit: OID?
-        if let target = try repository.tagTarget(name) {
-            let recorded = try? SnapshotCatalog.read(name, at: target.commit, in: manifestRepository)
-            let why: String? = recorded.map { difference(between: $0, and: entries, in: manifestRepository,
-                                                       recordedAt: target.commit, head: manifestHead) }
-                ?? "it has no snapshot file"
-            if why == nil, let recorded {
-                existing = .matching
-                unchangedCommit = target.commit
-                // The snapshot is already recorded: its module tags keep the names it was made with (an older tag-format too).
-                for planned in checked.values.compactMap(\.tag) {
-                    guard let module = planned.module, let name = recorded.module(named: module)?.tag, name != planned.name else { continue }
-                    checked[module]?.tag = try renamed(planned, to: name)
-                    if let index = entries.firstIndex(where: { $0.name == module }) { entries[index].tag = name }
-                }
-            } else {
-                existing = .elsewhere(commit: target.commit, object: target.object)
-                if !options.force {
-                    problems.append(.error("tag \(name) already exists on \(target.commit.short) and \(why!) "
-                        + "(choose another name, or pass --force to replace the snapshot)", module: "manifest repository"))
-                }
-            }
+        var gathered = gather(checked, snapshot: name, manifest: manifest, in: manifestRepository, head: manifestHead, force: options.force)
+        problems += gathered.problems
+        let existing = try existingSnapshot(name, entries: &gathered.entries, checked: &checked, in: manifestRepository, head: manifestHead)
+        if case .elsewhere(let commit, _) = existing.tag, let why = existing.difference, !options.force {
+            problems.append(.error("tag \(name) already exists on \(commit.short) and \(why) "
+                + "(choose another name, or pass --force to replace the snapshot)", module: "manifest repository"))
         }
         if !problems.isEmpty { throw SnapshotFailure(problems: problems, notes: [.note("nothing was tagged or committed")]) }
 
         let snapshot = Snapshot(name: name, created: Snapshot.timestamp(now), workspace: manifest.workspace,
                                 manifest: Snapshot.ManifestState(commit: manifestHead.hex, branch: manifestBranch),
-                                modules: entries)
+                                modules: gathered.entries)
         return TagPlan(snapshot: snapshot, manifestHead: manifestHead, manifestBranch: manifestBranch,
-                       unchangedSnapshotCommit: unchangedCommit, existingSnapshotTag: existing,
-                       directoryTags: directoryTags,
-                       moduleTags: repositoryModules.compactMap { checked[$0.name]?.tag }, warnings: warnings)
+                       unchangedSnapshotCommit: existing.unchangedCommit, existingSnapshotTag: existing.tag,
+                       directoryTags: gathered.directoryTags,
+                       moduleTags: repositoryModules.compactMap { checked[$0.name]?.tag }, warnings: gathered.warnings)
+    }
+
+    /// What the preflight found for every module, in the manifest's order.
+    private struct Gathered {
+        var entries: [Snapshot.Entry] = []
+        var directoryTags: [PlannedTag] = []
+        var problems: [Diagnostic] = []
+        var warnings: [String] = []
+    }
+
+    /// The snapshot entries of every module in the manifest's order: a repository module's from its check, a directory
+    /// module's read here, with the tags directory modules need and every problem and warning, in that order too.
+    private static func gather(_ checked: [String: ModuleCheck], snapshot name: String, manifest: Manifest,
+                               in manifestRepository: ManifestRepository, head: OID, force: Bool) -> Gathered {
+        var gathered = Gathered()
+        for module in manifest.modules {
+            if module.kind == .repository {
+                let result = checked[module.name]!
+                gathered.problems += result.problems
+                gathered.warnings += result.warnings
+                if let entry = result.entry { gathered.entries.append(entry) }
+                continue
+            }
+            do {
+                let (entry, tag, problem) = try checkDirectory(module, snapshot: name, manifest: manifest,
+                                                              in: manifestRepository, head: head, force: force)
+                gathered.entries.append(entry)
+                if let tag { gathered.directoryTags.append(tag) }
+                if let problem { gathered.problems.append(problem) }
+            } catch {
+                gathered.problems.append(.error("\(ErrorText.describe(error))", module: module.name))
+            }
+        }
+        return gathered
+    }
+
+    /// Where the snapshot tag stands: absent; matching when it holds the same snapshot (then its module tags keep the
+    /// names that snapshot recorded, in `entries` and `checked`); else elsewhere, with why it differs.
+    private static func existingSnapshot(_ name: String, entries: inout [Snapshot.Entry], checked: inout [String: ModuleCheck],
+                                         in manifestRepository: ManifestRepository, head: OID) throws
+        -> (tag: ExistingTag, unchangedCommit: OID?, difference: String?) {
+        guard let target = try manifestRepository.repository.tagTarget(name) else { return (.absent, nil, nil) }
+        let recorded = try? SnapshotCatalog.read(name, at: target.commit, in: manifestRepository)
+        let why: String? = recorded.map { difference(between: $0, and: entries, in: manifestRepository,
+                                                   recordedAt: target.commit, head: head) }
+            ?? "it has no snapshot file"
+        guard why == nil, let recorded else { return (.elsewhere(commit: target.commit, object: target.object), nil, why) }
+        // The snapshot is already recorded: its module tags keep the names it was made with (an older tag-format too).
+        for planned in checked.values.compactMap(\.tag) {
+            guard let module = planned.module, let name = recorded.module(named: module)?.tag, name != planned.name else { continue }
+            checked[module]?.tag = try renamed(planned, to: name)
+            if let index = entries.firstIndex(where: { $0.name == module }) { entries[index].tag = name }
+        }
+        return (.matching, target.commit, nil)
     }
 
     /// A planned module tag under the name an existing snapshot recorded, with where that tag stands now.

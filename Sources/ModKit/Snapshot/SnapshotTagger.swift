@@ -47,14 +47,14 @@ public enum SnapshotTagger {
         let settled = try TagJournal.settle(in: workspace.root, manifestRepository: manifestRepository)
         var plan = try SnapshotPreflight.plan(name, workspace: workspace, manifestRepository: manifestRepository,
                                               options: options, jobs: jobs, now: now)
-        plan.warnings.insert(contentsOf: settled, at: 0)
+        plan.warnings.insert(contentsOf: settled.map(\.messageNamingModule), at: 0)
         var run = TagRun(manifestRepository: manifestRepository, workspace: workspace, options: options, isCancelled: isCancelled)
         do {
             let report = try run.create(plan)
             return report
         } catch {
-            // What the roll-back did is said in lines that name their repository: notes, as the journal's replay words them.
-            let notes = run.rollBack().map { Diagnostic.note($0) }
+            // What the roll-back did is said in notes that name their repository, as the journal's replay words them.
+            let notes = run.rollBack()
             let interrupted = (error as? SnapshotFailure)?.interrupted ?? false
             let problems = (error as? SnapshotFailure)?.problems ?? [.error(ErrorText.describe(error))]
             throw SnapshotFailure(problems: problems, notes: notes, interrupted: interrupted)
@@ -183,17 +183,17 @@ private struct TagRun {
         }
     }
 
-    /// Undoes this run (through its journal when it had one); one line per step for the user.
-    mutating func rollBack() -> [String] {
+    /// Undoes this run (through its journal when it had one); one note per step for the user.
+    mutating func rollBack() -> [Diagnostic] {
         let root = workspace.root
         do {
             if journaled { return try TagJournal.settle(in: root, manifestRepository: manifestRepository) }
-            guard !placed.isEmpty else { return ["nothing was tagged or committed"] }
+            guard !placed.isEmpty else { return [.note("nothing was tagged or committed")] }
             let head = try manifestRepository.repository.head().commit?.hex ?? ""
             let undo = TagJournal(snapshot: "", file: "", head: head, commit: "", blob: "", tags: placed)
             return try undo.rollBackTags(root: root)
         } catch {
-            return ["could not undo a step: \(ErrorText.describe(error)); check the tags by hand"]
+            return [.note("could not undo a step: \(ErrorText.describe(error)); check the tags by hand")]
         }
     }
 }

@@ -38,22 +38,22 @@ struct TagJournal: Codable, Equatable {
     }
 
     /// Settles a run that stopped: a snapshot commit on the branch means every tag was made first, so the run is kept;
-    /// otherwise each of its tags, the index entry and the work-tree file go back to how they were. One line per step.
-    static func settle(in root: URL, manifestRepository: ManifestRepository) throws -> [String] {
+    /// otherwise each of its tags, the index entry and the work-tree file go back to how they were. One note per step.
+    static func settle(in root: URL, manifestRepository: ManifestRepository) throws -> [Diagnostic] {
         guard let journal = try read(in: root) else { return [] }
         let notes = try journal.settle(root: root, repository: manifestRepository.repository)
         try FileManager.default.removeItem(at: file(in: root))
         return notes
     }
 
-    private func settle(root: URL, repository: Repository) throws -> [String] {
+    private func settle(root: URL, repository: Repository) throws -> [Diagnostic] {
         guard let head = OID(hex: head), let commit = OID(hex: commit), let blob = OID(hex: blob) else {
             throw ModKitError("\(Self.file(in: root).path) is damaged (bad object id)")
         }
         if case .branch(let branch, _) = try repository.head() { Self.removeStaleLock(of: "refs/heads/\(branch)", in: repository) }
         // The index lock the run took to stage the file: made after the journal, so not one an earlier git left.
         KilledRunLock.removeIndexLock(of: repository, madeAfter: Self.file(in: root))
-        if try repository.head().commit == commit { return ["an interrupted 'modkit tag \(snapshot)' had completed"] }
+        if try repository.head().commit == commit { return [.note("an interrupted 'modkit tag \(snapshot)' had completed")] }
         var notes = try rollBackTags(root: root)
         if try repository.head().commit == head {
             if try repository.indexBlobID(file) == blob, previousBlob != blob.hex { try repository.resetIndex(paths: [file], to: head) }
@@ -66,7 +66,7 @@ struct TagJournal: Codable, Equatable {
                 }
             }
         }
-        notes.append("manifest repository: no snapshot commit left on the branch (HEAD at \(head.short))")
+        notes.append(.note("no snapshot commit left on the branch (HEAD at \(head.short))", module: "manifest repository"))
         return notes
     }
 
@@ -77,8 +77,8 @@ struct TagJournal: Codable, Equatable {
     }
 
     /// Deletes the tags this run created and puts back those it moved, leaving any tag someone else has moved since.
-    func rollBackTags(root: URL) throws -> [String] {
-        var notes: [String] = []
+    func rollBackTags(root: URL) throws -> [Diagnostic] {
+        var notes: [Diagnostic] = []
         var removed = 0
         for tag in tags.reversed() {
             let directory = tag.path == "." ? root : root.appendingPathComponent(tag.path)
@@ -88,13 +88,13 @@ struct TagJournal: Codable, Equatable {
                   current.object.hex != tag.previous else { continue }
             if let previous = tag.previous.flatMap(OID.init(hex:)) {
                 try module.setReference("refs/tags/\(tag.name)", to: previous, force: true, logMessage: "modkit tag: roll back")
-                notes.append("\(tag.label): tag \(tag.name) put back where it was")
+                notes.append(.note("tag \(tag.name) put back where it was", module: tag.label))
             } else {
                 try module.deleteTag(tag.name)
                 removed += 1
             }
         }
-        if removed > 0 { notes.insert("removed the \(removed) tag\(removed == 1 ? "" : "s") this run had created", at: 0) }
+        if removed > 0 { notes.insert(.note("removed the \(removed) tag\(removed == 1 ? "" : "s") this run had created"), at: 0) }
         return notes
     }
 }

@@ -131,11 +131,12 @@ struct ModuleSyncer {
             throw ModKitError("\(module.path) exists but is not a git repository", hint: "move it away, then run modkit sync again")
         }
         let repository = try Repository.open(directory.path)
-        var notes: [String] = []
+        // Pieces of the row's one detail line, after what the move says: what this update changed beside the move.
+        var detailParts: [String] = []
         switch try repository.remoteURL(remote) {
         case nil:
             try repository.addRemote(remote, url: url)
-            notes.append("added remote '\(remote)'")
+            detailParts.append("added remote '\(remote)'")
         case let current? where current != url:
             guard try repository.sharesHistory(withRepositoryAt: url) else {
                 throw ModKitError(
@@ -143,14 +144,14 @@ struct ModuleSyncer {
                     hint: "if the module really moved to another repository, move \(module.path) away and run modkit sync again to clone it; otherwise fix its url in modkit.yml")
             }
             try repository.setRemoteURL(remote, url: url)
-            notes.append("remote '\(remote)' now points at \(Redact.url(url)), which shares its history (was \(Redact.url(current)))")
+            detailParts.append("remote '\(remote)' now points at \(Redact.url(url)), which shares its history (was \(Redact.url(current)))")
         default:
             break
         }
         if !GitKit.supportsShallowFetch, ShallowHistory.isShallow(repository) {
             // libgit2 before 1.7 cannot walk a cut-off history, which every move below does
             try ShallowHistory.deepen(repository, remote: remote)
-            notes.append("fetched the full history of this shallow clone (libgit2 \(GitKit.libgit2Version) cannot work on a shallow one)")
+            detailParts.append("fetched the full history of this shallow clone (libgit2 \(GitKit.libgit2Version) cannot work on a shallow one)")
         }
         let fetched = try transferring {
             let fetched = try engine.fetch(repository, remote: remote, refspecs: [],
@@ -160,7 +161,7 @@ struct ModuleSyncer {
         }
         if !fetched.keptLocalTags.isEmpty {
             let names = fetched.keptLocalTags
-            notes.append("kept local tag\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) (would clobber existing tag: the remote's differs)")
+            detailParts.append("kept local tag\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) (would clobber existing tag: the remote's differs)")
         }
         var outcome: ModuleResult<SyncFacts>
         if let gone = try goneUpstream(repository, previousTips: fetched.previousTips) {
@@ -173,7 +174,7 @@ struct ModuleSyncer {
         outcome.transferPath = fetched.fetchedInProcess ? "fetched in-process (a small fetch from this machine)"
             : fetched.remoteUnchanged ? "nothing fetched (one listing showed the remote's references unchanged)"
             : "fetched by \(engine.engineName(for: try repository.remoteURL(remote) ?? url))"
-        if !notes.isEmpty { outcome.detail += "; " + notes.joined(separator: "; ") }
+        if !detailParts.isEmpty { outcome.detail += "; " + detailParts.joined(separator: "; ") }
         return outcome
     }
 
@@ -210,85 +211,114 @@ struct ModuleSyncer {
     /// new reads no work tree; they are read once and handed to the move, which then does not read them again.
     private func moveChecked(_ repository: Repository, to target: RevisionTarget, previousTips: [String: OID]) throws -> ModuleResult<SyncFacts> {
         let head = try repository.head()
-        var outcome: ModuleResult<SyncFacts>
-        var move = MoveReport()
-
+        let step: MoveStep
         switch (target, head) {
         case (.branch(let name, let commit), .branch(let current, let local)) where current == name:
-            if try repository.upstream(ofBranch: name) == nil {
-                try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
-            }
-            if local == commit {
-                outcome = result(.upToDate, "up to date on \(name)")
-            } else if try repository.isDescendant(commit, of: local) {
-                let work = try repository.localChanges()
-                if !work.isEmpty { return kept("local changes\(named(work)); \(remote)/\(name) has new commits", commit: local) }
-                let count = try repository.aheadBehind(local: local, upstream: commit).behind
-                move = try WorkTreeMove.perform(repository, to: commit, branch: name,
-                                                logMessage: "modkit sync: fast-forward \(name) to \(commit.short)", localChanges: work,
-                                                hook: .fastForward)
-                outcome = result(.updated, "fast-forwarded \(name) by \(count) commit\(count == 1 ? "" : "s")")
-                outcome.previousCommit = local.hex
-            } else if let rewrite = try UpstreamRewrite.classify(repository, remote: remote, branch: name, local: local,
-                                                                 upstream: commit, previous: previousTips[name]) {
-                guard case .follow = rewrite else { return kept(rewrite.reason, commit: local) }
-                if try !repository.localChanges().isEmpty { return kept("local changes; \(rewrite.reason)", commit: local) }
-                outcome = result(.updated, "followed \(remote)/\(name), which was rewritten (force-pushed)")
-                outcome.backup = try UpstreamRewrite.saveOldTip(repository, branch: name, commit: local, stamp: backupStamp)
-                move = try WorkTreeMove.perform(repository, to: commit, branch: name,
-                                                logMessage: "modkit sync: follow rewritten upstream \(name) to \(commit.short)")
-                outcome.previousCommit = local.hex
-            } else if try repository.isDescendant(local, of: commit) {
-                let ahead = try repository.aheadBehind(local: local, upstream: commit).ahead
-                outcome = result(.upToDate, "\(name) is \(ahead) commit\(ahead == 1 ? "" : "s") ahead of \(remote)/\(name) (not pushed)")
-                outcome.commit = local.hex
-                return outcome
-            } else {
-                return kept("local commits on \(name) diverge from \(remote)/\(name)", commit: local)
-            }
+            step = try follow(repository, branch: name, to: commit, from: local, previousTips: previousTips)
 
         case (.branch(let name, let commit), .branch(let current, let local))
             where try repository.upstream(ofBranch: current) == nil || repository.configString(TopicBranch.markKey(current)) == "true":
             // A topic branch (e.g. from `modkit start`) stays checked out; the manifest branch follows in the background.
             let note = try advanceInBackground(repository, branch: name, to: commit)
-            outcome = result(.upToDate, "on topic branch \(current); \(note)")
+            var outcome = result(.upToDate, "on topic branch \(current); \(note)")
             outcome.commit = local.hex
             return outcome
 
         case (.branch(let name, let commit), _):
-            let work = try repository.localChanges()
-            if !work.isEmpty { return kept("local changes\(named(work))", commit: head.commit) }
-            if let existing = try repository.branchTarget(name), existing != commit {
-                guard try repository.isDescendant(commit, of: existing) else {
-                    return kept("local branch \(name) diverges from \(remote)/\(name)", commit: head.commit)
-                }
-            }
-            try WorkTreeMove.preflight(repository, to: commit, branch: name, localChanges: work)
-            outcome = result(.updated, "switched to \(name)")
-            outcome.backup = try backupIfUnreachable(repository, head: head)
-            move = try WorkTreeMove.perform(repository, to: commit, branch: name, logMessage: "modkit sync: switch to \(name)", localChanges: work)
-            try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
-            outcome.previousCommit = head.commit?.hex
+            step = try switchBranch(repository, from: head, to: name, at: commit)
 
         case (.tag(_, let commit), _), (.commit(let commit), _):
-            if case .detached(commit) = head {
-                outcome = result(.upToDate, "detached at \(target.label)")
-                break
-            }
-            let work = try repository.localChanges()
-            if !work.isEmpty { return kept("local changes\(named(work))", commit: head.commit) }
-            try WorkTreeMove.preflight(repository, to: commit, branch: nil, localChanges: work)
-            outcome = result(.updated, "detached at \(target.label)")
-            outcome.backup = try backupIfUnreachable(repository, head: head)
-            move = try WorkTreeMove.perform(repository, to: commit, branch: nil, logMessage: "modkit sync: detach at \(target.label)",
-                                            localChanges: work)
-            outcome.previousCommit = head.commit?.hex
+            step = try detach(repository, from: head, at: commit, label: target.label)
         }
-        outcome.commit = target.commit.hex
-        outcome.workTreeByGit = move.byGit
-        if let backup = outcome.backup { outcome.detail += "; saved the old HEAD as \(backup)" }
-        if let failure = move.hookFailure { outcome.detail += "; " + failure }
-        return outcome
+        switch step {
+        case .final(let outcome):
+            return outcome
+        case .moving(var outcome, let move):
+            outcome.commit = target.commit.hex
+            outcome.workTreeByGit = move.byGit
+            if let backup = outcome.backup { outcome.detail += "; saved the old HEAD as \(backup)" }
+            if let failure = move.hookFailure { outcome.detail += "; " + failure }
+            return outcome
+        }
+    }
+
+    /// What one case of `moveChecked` came to: a result as it stands (kept, ahead of the remote), or one that
+    /// `moveChecked` completes with the target commit, the move's report, the backup and a failed hook.
+    private enum MoveStep {
+        case final(ModuleResult<SyncFacts>)
+        case moving(ModuleResult<SyncFacts>, MoveReport)
+    }
+
+    /// HEAD on the manifest branch: a fast-forward, following an upstream rewrite (force-push), or kept.
+    private func follow(_ repository: Repository, branch name: String, to commit: OID, from local: OID,
+                        previousTips: [String: OID]) throws -> MoveStep {
+        if try repository.upstream(ofBranch: name) == nil {
+            try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
+        }
+        if local == commit {
+            return .moving(result(.upToDate, "up to date on \(name)"), MoveReport())
+        } else if try repository.isDescendant(commit, of: local) {
+            let work = try repository.localChanges()
+            if !work.isEmpty { return .final(kept("local changes\(named(work)); \(remote)/\(name) has new commits", commit: local)) }
+            let count = try repository.aheadBehind(local: local, upstream: commit).behind
+            let move = try WorkTreeMove.perform(repository, to: commit, branch: name,
+                                                logMessage: "modkit sync: fast-forward \(name) to \(commit.short)", localChanges: work,
+                                                hook: .fastForward)
+            var outcome = result(.updated, "fast-forwarded \(name) by \(count) commit\(count == 1 ? "" : "s")")
+            outcome.previousCommit = local.hex
+            return .moving(outcome, move)
+        } else if let rewrite = try UpstreamRewrite.classify(repository, remote: remote, branch: name, local: local,
+                                                             upstream: commit, previous: previousTips[name]) {
+            guard case .follow = rewrite else { return .final(kept(rewrite.reason, commit: local)) }
+            if try !repository.localChanges().isEmpty { return .final(kept("local changes; \(rewrite.reason)", commit: local)) }
+            var outcome = result(.updated, "followed \(remote)/\(name), which was rewritten (force-pushed)")
+            outcome.backup = try UpstreamRewrite.saveOldTip(repository, branch: name, commit: local, stamp: backupStamp)
+            let move = try WorkTreeMove.perform(repository, to: commit, branch: name,
+                                                logMessage: "modkit sync: follow rewritten upstream \(name) to \(commit.short)")
+            outcome.previousCommit = local.hex
+            return .moving(outcome, move)
+        } else if try repository.isDescendant(local, of: commit) {
+            let ahead = try repository.aheadBehind(local: local, upstream: commit).ahead
+            var outcome = result(.upToDate, "\(name) is \(ahead) commit\(ahead == 1 ? "" : "s") ahead of \(remote)/\(name) (not pushed)")
+            outcome.commit = local.hex
+            return .final(outcome)
+        } else {
+            return .final(kept("local commits on \(name) diverge from \(remote)/\(name)", commit: local))
+        }
+    }
+
+    /// HEAD elsewhere than the manifest branch (and not on a topic branch): switched to it when that loses nothing.
+    private func switchBranch(_ repository: Repository, from head: Head, to name: String, at commit: OID) throws -> MoveStep {
+        let work = try repository.localChanges()
+        if !work.isEmpty { return .final(kept("local changes\(named(work))", commit: head.commit)) }
+        if let existing = try repository.branchTarget(name), existing != commit {
+            guard try repository.isDescendant(commit, of: existing) else {
+                return .final(kept("local branch \(name) diverges from \(remote)/\(name)", commit: head.commit))
+            }
+        }
+        try WorkTreeMove.preflight(repository, to: commit, branch: name, localChanges: work)
+        var outcome = result(.updated, "switched to \(name)")
+        outcome.backup = try backupIfUnreachable(repository, head: head)
+        let move = try WorkTreeMove.perform(repository, to: commit, branch: name, logMessage: "modkit sync: switch to \(name)", localChanges: work)
+        try repository.setUpstream(branch: name, to: "\(remote)/\(name)")
+        outcome.previousCommit = head.commit?.hex
+        return .moving(outcome, move)
+    }
+
+    /// A tag or commit revision: HEAD detached there when that loses nothing.
+    private func detach(_ repository: Repository, from head: Head, at commit: OID, label: String) throws -> MoveStep {
+        if case .detached(commit) = head {
+            return .moving(result(.upToDate, "detached at \(label)"), MoveReport())
+        }
+        let work = try repository.localChanges()
+        if !work.isEmpty { return .final(kept("local changes\(named(work))", commit: head.commit)) }
+        try WorkTreeMove.preflight(repository, to: commit, branch: nil, localChanges: work)
+        var outcome = result(.updated, "detached at \(label)")
+        outcome.backup = try backupIfUnreachable(repository, head: head)
+        let move = try WorkTreeMove.perform(repository, to: commit, branch: nil, logMessage: "modkit sync: detach at \(label)",
+                                            localChanges: work)
+        outcome.previousCommit = head.commit?.hex
+        return .moving(outcome, move)
     }
 
     /// " in a, b and 3 more" for the paths holding local work.

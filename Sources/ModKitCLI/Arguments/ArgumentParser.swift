@@ -43,11 +43,95 @@ struct ArgumentParser {
     let positional: PositionalSpec
 
     func parse(_ arguments: [String]) throws -> ParsedArguments {
+        var scan = Scan(parser: self, arguments: arguments)
+        try scan.run()
+        let result = scan.result
+        if result.flag(GlobalOptions.help) { return result }
+        try check(result)
+        return result
+    }
+
+    /// What a command line must hold beside known options (skipped when it asks for help): no empty argument, a
+    /// valid `-j`, and as many positionals as the command takes.
+    private func check(_ result: ParsedArguments) throws {
+        if result.positionals.contains("") {
+            throw UsageError("an empty argument where \(positional.metavar.isEmpty ? "nothing" : positional.metavar) was expected")
+        }
+        if options.contains(where: { $0.long == GlobalOptions.jobs.long }) { _ = try result.int(GlobalOptions.jobs, minimum: 1, maximum: ParsedArguments.maximumJobs) }
+        if result.positionals.count < positional.minimum {
+            throw UsageError("missing \(positional.metavar)")
+        }
+        if let maximum = positional.maximum, result.positionals.count > maximum {
+            let extra = result.positionals[maximum]
+            throw UsageError("unexpected argument '\(extra)'")
+        }
+    }
+
+    /// One pass over the arguments, left to right: each is a positional, `--`, a long option or a bundle of short
+    /// ones; an option's value may be the next argument, which the pass then skips.
+    private struct Scan {
+        let parser: ArgumentParser
+        let arguments: [String]
         var result = ParsedArguments()
         var index = 0
         var optionsEnded = false
 
-        func take(_ spec: OptionSpec, inline: String?) throws {
+        init(parser: ArgumentParser, arguments: [String]) {
+            self.parser = parser
+            self.arguments = arguments
+        }
+
+        mutating func run() throws {
+            while index < arguments.count {
+                let argument = arguments[index]
+                if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+                    result.positionals.append(argument)
+                } else if argument == "--" {
+                    optionsEnded = true
+                } else if argument.hasPrefix("--") {
+                    try takeLong(argument.dropFirst(2))
+                } else {
+                    try takeShort(Substring(argument.dropFirst()))
+                }
+                index += 1
+            }
+        }
+
+        /// `--name` or `--name=value` (`body` is without the dashes).
+        private mutating func takeLong(_ body: Substring) throws {
+            let name: String
+            let inline: String?
+            if let equals = body.firstIndex(of: "=") {
+                name = String(body[..<equals])
+                inline = String(body[body.index(after: equals)...])
+            } else {
+                name = String(body)
+                inline = nil
+            }
+            guard let spec = parser.options.first(where: { $0.long == name }) else {
+                throw parser.unknownOption("--\(name)")
+            }
+            try take(spec, inline: inline)
+        }
+
+        /// `-s`, bundled flags (`-qv`), or a short option whose value is the rest of the bundle (`-j4`) or the next argument.
+        private mutating func takeShort(_ letters: Substring) throws {
+            var characters = letters
+            while let letter = characters.first {
+                characters = characters.dropFirst()
+                guard let spec = parser.options.first(where: { $0.short == letter }) else {
+                    throw parser.unknownOption("-\(letter)")
+                }
+                if spec.kind == .flag {
+                    try take(spec, inline: nil)
+                } else {
+                    try take(spec, inline: characters.isEmpty ? nil : String(characters))
+                    break
+                }
+            }
+        }
+
+        private mutating func take(_ spec: OptionSpec, inline: String?) throws {
             switch spec.kind {
             case .flag:
                 if let inline { throw UsageError("--\(spec.long) takes no value (got '\(inline)')") }
@@ -69,59 +153,6 @@ struct ArgumentParser {
                 }
             }
         }
-
-        while index < arguments.count {
-            let argument = arguments[index]
-            if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
-                result.positionals.append(argument)
-            } else if argument == "--" {
-                optionsEnded = true
-            } else if argument.hasPrefix("--") {
-                let body = argument.dropFirst(2)
-                let name: String
-                let inline: String?
-                if let equals = body.firstIndex(of: "=") {
-                    name = String(body[..<equals])
-                    inline = String(body[body.index(after: equals)...])
-                } else {
-                    name = String(body)
-                    inline = nil
-                }
-                guard let spec = options.first(where: { $0.long == name }) else {
-                    throw unknownOption("--\(name)")
-                }
-                try take(spec, inline: inline)
-            } else {
-                var characters = Substring(argument.dropFirst())
-                while let letter = characters.first {
-                    characters = characters.dropFirst()
-                    guard let spec = options.first(where: { $0.short == letter }) else {
-                        throw unknownOption("-\(letter)")
-                    }
-                    if spec.kind == .flag {
-                        try take(spec, inline: nil)
-                    } else {
-                        try take(spec, inline: characters.isEmpty ? nil : String(characters))
-                        break
-                    }
-                }
-            }
-            index += 1
-        }
-
-        if result.flag(GlobalOptions.help) { return result }
-        if result.positionals.contains("") {
-            throw UsageError("an empty argument where \(positional.metavar.isEmpty ? "nothing" : positional.metavar) was expected")
-        }
-        if options.contains(where: { $0.long == GlobalOptions.jobs.long }) { _ = try result.int(GlobalOptions.jobs, minimum: 1, maximum: ParsedArguments.maximumJobs) }
-        if result.positionals.count < positional.minimum {
-            throw UsageError("missing \(positional.metavar)")
-        }
-        if let maximum = positional.maximum, result.positionals.count > maximum {
-            let extra = result.positionals[maximum]
-            throw UsageError("unexpected argument '\(extra)'")
-        }
-        return result
     }
 
     /// The flags among `options` that a command line which does not parse still clearly gives (`--quiet`, or

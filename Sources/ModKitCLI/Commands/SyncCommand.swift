@@ -65,27 +65,8 @@ enum SyncCommand: Command {
         if let notice = SnapshotCheckout.interruptedNotice(root: workspace.root) {
             throw ModKitError(notice, hint: "sync moves nothing until then: it would take the half-moved repositories for local changes")
         }
-        var manifestUpdate: ModuleResult<SyncFacts>?
-        if options.updatesManifest {
-            manifestUpdate = ManifestUpdate.run(workspace)
-            if let update = manifestUpdate {
-                if update.outcome == .updated { workspace = try context.loadWorkspace() }
-                if !context.json, update.outcome != .upToDate, update.outcome != .skipped || context.verbose {
-                    let line = "manifest repository: \(update.detail)" + (update.outcome == .updated ? " (modkit.yml read again)" : "")
-                    if update.outcome == .kept || update.outcome == .failed { context.console.warning(line) } else { context.console.info(line) }
-                }
-            }
-        }
-        var modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
-        try workspace.checkContained(modules)
-        if context.arguments.positionals.isEmpty, context.groups.isEmpty {
-            let taken = workspace.manifest.inDefaultGroups(modules)
-            if taken.count < modules.count, !context.json {
-                let selection = (workspace.manifest.defaults.groups ?? []).joined(separator: ", ")
-                context.console.info("\(modules.count - taken.count) module\(modules.count - taken.count == 1 ? "" : "s") left out by 'defaults: groups: [\(selection)]'; name them or use -g GROUP to sync them")
-            }
-            modules = taken
-        }
+        let manifestUpdate = try options.updatesManifest ? updateManifest(&workspace, context: context) : nil
+        let modules = try selectedModules(in: workspace, context: context)
         let depth = try noteDepth(options.depth, for: modules, in: workspace, context: context)
 
         let progress = SyncProgress(console: context.console, modules: modules, printsLines: !context.json)
@@ -108,6 +89,49 @@ enum SyncCommand: Command {
         }
         var diagnostics: [Diagnostic] = workspace.manifest.importNotes.map { .warning($0) }
         let rebased = options.rebase ? TopicRebase.run(modules, in: workspace, jobs: try context.jobs(waitsOnIO: true)) : nil
+        let ignored = recordPlacement(of: workspace, diagnostics: &diagnostics)
+        let orphans = PlacedModules.orphans(in: workspace)
+
+        diagnostics += orphans.filter { !$0.work.isEmpty }.map { .warning($0.advice) } + results.flatMap(leftBehind)
+        let text = SummaryText.custom {
+            printSummary(results, progress: progress, context: context)
+            printDetails(results, ignored: ignored, orphans: orphans, rebased: rebased, context: context)
+        }
+        let keptTopics = (rebased ?? []).filter { $0.outcome == .kept }
+        diagnostics += keptTopics.map { .warning($0.detail, module: $0.name) }
+        return try context.report(results, manifest: manifestUpdate, fields: Fields(rebased: rebased, orphaned: orphans), diagnostics: diagnostics,
+                                  alsoNeedingAttention: keptTopics.map(\.label), verb: "sync", text: text)
+    }
+
+    /// Fast-forwards the manifest repository first and reads modkit.yml again when it moved, saying so unless nothing happened.
+    private static func updateManifest(_ workspace: inout Workspace, context: Context) throws -> ModuleResult<SyncFacts>? {
+        let manifestUpdate = ManifestUpdate.run(workspace)
+        if let update = manifestUpdate {
+            if update.outcome == .updated { workspace = try context.loadWorkspace() }
+            if !context.json, update.outcome != .upToDate, update.outcome != .skipped || context.verbose {
+                let line = "manifest repository: \(update.detail)" + (update.outcome == .updated ? " (modkit.yml read again)" : "")
+                if update.outcome == .kept || update.outcome == .failed { context.console.warning(line) } else { context.console.info(line) }
+            }
+        }
+        return manifestUpdate
+    }
+
+    /// The modules named or in the groups given; with neither, those in 'defaults: groups', saying how many are left out.
+    private static func selectedModules(in workspace: Workspace, context: Context) throws -> [Module] {
+        let modules = try workspace.modules(named: context.arguments.positionals, groups: context.groups)
+        try workspace.checkContained(modules)
+        guard context.arguments.positionals.isEmpty, context.groups.isEmpty else { return modules }
+        let taken = workspace.manifest.inDefaultGroups(modules)
+        if taken.count < modules.count, !context.json {
+            let selection = (workspace.manifest.defaults.groups ?? []).joined(separator: ", ")
+            context.console.info("\(modules.count - taken.count) module\(modules.count - taken.count == 1 ? "" : "s") left out by 'defaults: groups: [\(selection)]'; name them or use -g GROUP to sync them")
+        }
+        return taken
+    }
+
+    /// Keeps the module paths out of the manifest repository (the paths newly ignored) and records what this sync
+    /// placed; either failing is a warning.
+    private static func recordPlacement(of workspace: Workspace, diagnostics: inout [Diagnostic]) -> [String] {
         var ignored: [String] = []
         do { ignored = try Syncer.ignoreModuleRepositories(in: workspace) } catch {
             diagnostics.append(.warning("the module paths could not be added to the manifest repository's .gitignore: \(ErrorText.describe(error))"))
@@ -115,26 +139,23 @@ enum SyncCommand: Command {
         do { try PlacedModules.record(workspace) } catch {
             diagnostics.append(.warning("what this sync placed could not be recorded in .modkit/placed (\(ErrorText.describe(error))); a module moved later is not named by status"))
         }
-        let orphans = PlacedModules.orphans(in: workspace)
+        return ignored
+    }
 
-        diagnostics += orphans.filter { !$0.work.isEmpty }.map { .warning($0.advice) } + results.flatMap(leftBehind)
-        let text = SummaryText.custom {
-            printSummary(results, progress: progress, context: context)
-            for result in results where context.verbose && result.outcome != .failed && result.outcome != .skipped {
-                let writer = result.outcome == .cloned || result.outcome == .updated
-                    ? "; work tree written by \(result.workTreeByGit.map { "git (\($0))" } ?? "modkit")" : ""
-                context.console.info("\(result.label): \(result.transferPath ?? "nothing transferred")\(writer)")
-            }
-            if !ignored.isEmpty {
-                context.console.info("Added \(ignored.count) module path\(ignored.count == 1 ? "" : "s") to the manifest repository's .gitignore.")
-            }
-            for orphan in orphans where orphan.work.isEmpty { context.console.info(orphan.advice) }
-            for rebase in rebased ?? [] where rebase.outcome != .kept { context.console.result("\(rebase.label): \(rebase.detail)") }
+    /// The lines after the summary: how each module was transferred (-v), the paths newly ignored, the orphans without
+    /// work, and the topic branches replayed.
+    private static func printDetails(_ results: [ModuleResult<SyncFacts>], ignored: [String], orphans: [OrphanedModule],
+                                     rebased: [ModuleResult<BranchFacts>]?, context: Context) {
+        for result in results where context.verbose && result.outcome != .failed && result.outcome != .skipped {
+            let writer = result.outcome == .cloned || result.outcome == .updated
+                ? "; work tree written by \(result.workTreeByGit.map { "git (\($0))" } ?? "modkit")" : ""
+            context.console.info("\(result.label): \(result.transferPath ?? "nothing transferred")\(writer)")
         }
-        let keptTopics = (rebased ?? []).filter { $0.outcome == .kept }
-        diagnostics += keptTopics.map { .warning($0.detail, module: $0.name) }
-        return try context.report(results, manifest: manifestUpdate, fields: Fields(rebased: rebased, orphaned: orphans), diagnostics: diagnostics,
-                                  alsoNeedingAttention: keptTopics.map(\.label), verb: "sync", text: text)
+        if !ignored.isEmpty {
+            context.console.info("Added \(ignored.count) module path\(ignored.count == 1 ? "" : "s") to the manifest repository's .gitignore.")
+        }
+        for orphan in orphans where orphan.work.isEmpty { context.console.info(orphan.advice) }
+        for rebase in rebased ?? [] where rebase.outcome != .kept { context.console.result("\(rebase.label): \(rebase.detail)") }
     }
 
     /// How many times one sync reloads `imports:` to sync what they add (each round can reveal one more level).

@@ -1,5 +1,6 @@
 import Foundation
 
+// Kept whole though over 60 lines: it is one shell script, which reads best as the shell will see it.
 /// The shell functions bash and zsh share: what an option's value and a positional argument complete to,
 /// and each command's option words, all generated from the registry.
 private func sharedFunctions(_ commands: [CompletionModel.CommandEntry]) -> String {
