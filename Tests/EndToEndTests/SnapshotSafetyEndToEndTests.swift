@@ -150,7 +150,7 @@ import Glibc
         #expect(!expected.contains("error") && !expected.contains("dangling"), "\(expected)")
 
         var cutShort = 0
-        let rounds = 30
+        let rounds = 20
         for round in 0..<rounds {
             try sandbox.copyWorkspace(from: "pristine", to: "ws")
             let process = try sandbox.spawnModkit(["checkout", "v1"], in: "ws")

@@ -5,11 +5,11 @@ import Testing
 /// over: after each, one `modkit sync` leaves the repository exactly at the target commit with every user change kept.
 @Suite struct SyncMoveInterruptEndToEndTests {
     @Test func killNineDuringAFiveThousandFileFastForwardHeals() throws {
-        try interruptRounds(signal: SIGKILL, rounds: 30)
+        try interruptRounds(signal: SIGKILL, rounds: 20)
     }
 
     @Test func ctrlCDuringAFiveThousandFileFastForwardHeals() throws {
-        try interruptRounds(signal: SIGINT, rounds: 30)
+        try interruptRounds(signal: SIGINT, rounds: 20)
     }
 
     private func interruptRounds(signal: Int32, rounds: Int) throws {
