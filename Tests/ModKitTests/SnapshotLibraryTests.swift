@@ -85,9 +85,10 @@ import Testing
         try journal.write(in: root, gitDir: root.appendingPathComponent(".git").path)
 
         let report = try SnapshotTagger.tag("v2", workspace: try fixture.load(), options: TagOptions(allowDirty: true), jobs: 2)
-        #expect(Array(report.warnings.prefix(3)) == ["removed the 1 tag this run had created", "Net: tag moved put back where it was",
+        #expect(Array(report.warnings.prefix(3).map(\.messageNamingModule)) == ["removed the 1 tag this run had created", "Net: tag moved put back where it was",
                                                      "manifest repository: no snapshot commit left on the branch (HEAD at \(head.prefix(7)))"],
                 "\(report.warnings)")
+        #expect(report.warnings.prefix(3).allSatisfy { $0.severity == .warning })
         #expect(try runGit(["tag", "--list", "made"], in: core) == "")
         #expect(try runGit(["rev-parse", "moved^{commit}"], in: net) == netBefore)
         #expect(!FileManager.default.fileExists(atPath: TagJournal.file(in: root).path))

@@ -46,6 +46,13 @@ public struct Diagnostic: Sendable, Error, Equatable, CustomStringConvertible {
     /// warnings carry it.
     public var messageNamingModule: String { (module.map { "\($0): " } ?? "") + message }
 
+    /// The same problem, reported as a warning (a step a later run settled, shown as something the user should know).
+    public var asWarning: Diagnostic {
+        var warning = self
+        warning.severity = .warning
+        return warning
+    }
+
     /// The most errors a report shows in full (and the most kinds of warning); the rest are counted.
     public static let reportLimit = 50
 

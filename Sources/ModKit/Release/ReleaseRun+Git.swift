@@ -127,7 +127,7 @@ extension ReleaseRun {
             lines.append("\(tag) in \(module.path) (created)")
         }
         // The release commits reach their remotes in the push step; other warnings are worth repeating.
-        warnings += report.warnings.filter { !$0.contains("on no remote branch") }.map { .warning($0) }
+        warnings += report.warnings.filter { !$0.message.contains("on no remote branch") }
         return lines
     }
 

@@ -14,7 +14,7 @@ struct ModuleTarget: Sendable {
     var cloned = false
     var note: String?
     var problems: [Diagnostic] = []
-    var warnings: [String] = []
+    var warnings: [Diagnostic] = []
 
     init(entry: Snapshot.Entry, directory: URL, remote: String, journal: CheckoutJournal.Entry?) {
         self.entry = entry
@@ -58,12 +58,12 @@ struct ModuleTarget: Sendable {
             if repository.hasCommit(recorded) {
                 copy.target = recorded
                 if let tag, let name = entry.tag, tag.commit != recorded {
-                    copy.warnings.append("\(entry.name): tag \(name) has moved since the snapshot (now on \(tag.commit.short), recorded \(recorded.short))")
+                    copy.warnings.append(.warning("tag \(name) has moved since the snapshot (now on \(tag.commit.short), recorded \(recorded.short))", module: entry.name))
                 }
             } else if let tag, let name = entry.tag {
                 copy.target = tag.commit
                 copy.note = "commit \(recorded.short) has vanished from the remote; used tag \(name) (\(tag.commit.short)) instead"
-                copy.warnings.append("\(entry.name): \(copy.note!)")
+                copy.warnings.append(.warning(copy.note!, module: entry.name))
             } else {
                 copy.problems.append(.error("commit \(recorded.short) is not on remote '\(remote)' and there is no tag \(entry.tag ?? "for it") to fall back to",
                                             module: entry.name))

@@ -32,7 +32,7 @@ public struct CheckoutReport: Sendable {
     public var snapshotCommit: String
     public var branch: String?
     public var results: [ModuleResult<CheckoutFacts>]
-    public var warnings: [String]
+    public var warnings: [Diagnostic]
 
     public var failed: Bool { results.contains { $0.outcome == .failed } }
 }
@@ -60,18 +60,18 @@ public enum SnapshotCheckout {
         // 2. Missing repositories cloned, each before the ones inside its work tree, which its exclude file then leaves out.
         let excludeFailures: [String: String]
         (targets, excludeFailures) = run.cloningMissing(targets)
-        var warnings = settled.map(\.messageNamingModule) + targets.flatMap(\.warnings)
-            + excludeFailures.values.sorted().map { "the modules inside a repository are not kept out of its status (\($0))" }
+        var warnings = settled.map(\.asWarning) + targets.flatMap(\.warnings)
+            + excludeFailures.values.sorted().map { Diagnostic.warning("the modules inside a repository are not kept out of its status (\($0))") }
         try refuseIfAnyFailed(targets)
         let current = Set(snapshot.modules.map(\.name))
         for module in workspace.manifest.modules where !current.contains(module.name) {
-            warnings.append("\(module.name) is not in snapshot \(name); left as it is")
+            warnings.append(.warning("not in snapshot \(name); left as it is", module: module.name))
         }
 
         // 3. The journal, then the moves.
         try run.writeJournal(targets, manifestPlace: manifest.place)
         let results = run.move(targets, manifestPlace: manifest.place)
-        if let incomplete = try run.finish(results) { warnings.append(incomplete) }
+        if let incomplete = try run.finish(results) { warnings.append(.warning(incomplete)) }
         return CheckoutReport(snapshot: name, snapshotCommit: snapshotCommit.hex, branch: options.branch, results: results,
                               warnings: warnings)
     }

@@ -51,7 +51,7 @@ struct TagPlan {
     var existingSnapshotTag: ExistingTag
     var directoryTags: [PlannedTag]
     var moduleTags: [PlannedTag]
-    var warnings: [String]
+    var warnings: [Diagnostic]
 }
 
 /// What the preflight of one repository module found.
@@ -59,7 +59,7 @@ private struct ModuleCheck: Sendable {
     var entry: Snapshot.Entry?
     var tag: PlannedTag?
     var problems: [Diagnostic] = []
-    var warnings: [String] = []
+    var warnings: [Diagnostic] = []
 }
 
 /// Checks every repository before `modkit tag` creates anything, collecting every problem.
@@ -112,7 +112,7 @@ enum SnapshotPreflight {
         var entries: [Snapshot.Entry] = []
         var directoryTags: [PlannedTag] = []
         var problems: [Diagnostic] = []
-        var warnings: [String] = []
+        var warnings: [Diagnostic] = []
     }
 
     /// The snapshot entries of every module in the manifest's order: a repository module's from its check, a directory
@@ -223,7 +223,7 @@ enum SnapshotPreflight {
                 if options.requirePushed {
                     result.problems.append(.error(message, module: module.name))
                 } else {
-                    result.warnings.append("\(module.name): \(message)")
+                    result.warnings.append(.warning(message, module: module.name))
                 }
             }
             var branch: String?

@@ -34,7 +34,7 @@ public struct TagReport: Sendable {
     public var manifestBranch: String?
     public var modules: [Snapshot.Entry]
     public var tags: [ModuleResult<TagFacts>]
-    public var warnings: [String]
+    public var warnings: [Diagnostic]
 }
 
 /// `modkit tag`: records a snapshot and tags every repository, all or nothing.
@@ -47,7 +47,7 @@ public enum SnapshotTagger {
         let settled = try TagJournal.settle(in: workspace.root, manifestRepository: manifestRepository)
         var plan = try SnapshotPreflight.plan(name, workspace: workspace, manifestRepository: manifestRepository,
                                               options: options, jobs: jobs, now: now)
-        plan.warnings.insert(contentsOf: settled.map(\.messageNamingModule), at: 0)
+        plan.warnings.insert(contentsOf: settled.map(\.asWarning), at: 0)
         var run = TagRun(manifestRepository: manifestRepository, workspace: workspace, options: options, isCancelled: isCancelled)
         do {
             let report = try run.create(plan)

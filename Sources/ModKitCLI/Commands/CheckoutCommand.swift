@@ -60,8 +60,8 @@ enum CheckoutCommand: Command {
             }
             return try context.report(report.results.filter { $0.name != nil }, manifest: report.results.first { $0.name == nil },
                                       fields: Fields(snapshot: report.snapshot, snapshotCommit: report.snapshotCommit, branch: report.branch,
-                                                     warnings: report.warnings),
-                                      diagnostics: report.warnings.map { .warning($0) } + backups, verb: "checkout",
+                                                     warnings: report.warnings.map(\.messageNamingModule)),
+                                      diagnostics: report.warnings + backups, verb: "checkout",
                                       text: .custom { printText(report, context: context) })
         }
     }

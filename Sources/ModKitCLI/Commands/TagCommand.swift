@@ -89,9 +89,9 @@ enum TagCommand: Command {
             Diagnostic.error("push to \(push.remote ?? "its remote") failed: \(push.detail)", module: push.name ?? "manifest repository")
         }
         let fields = Fields(snapshot: report.snapshot, file: report.file, unchanged: report.unchanged, manifestCommit: report.manifestCommit,
-                            snapshotCommit: report.snapshotCommit, manifestBranch: report.manifestBranch, warnings: report.warnings, pushes: pushes)
+                            snapshotCommit: report.snapshotCommit, manifestBranch: report.manifestBranch, warnings: report.warnings.map(\.messageNamingModule), pushes: pushes)
         return try context.report(report.tags.filter { $0.name != nil }, manifest: report.tags.first { $0.name == nil }, fields: fields,
-                                  diagnostics: report.warnings.map { .warning($0) } + pushErrors,
+                                  diagnostics: report.warnings + pushErrors,
                                   alsoNeedingAttention: failedPushes.map(\.label), verb: "tag", text: .custom {
             printSummary(report, context: context)
             if let pushes { SnapshotOutput.printPushes(pushes, console: context.console) }
