@@ -170,4 +170,24 @@ func makeTemporaryDirectory() throws -> URL {
             try AtomicFile.write(Data(), to: dir.appendingPathComponent("no/such/dir/file"))
         }
     }
+
+    /// A write killed before its rename leaves `.NAME.modkit-PID-RANDOM` beside the file: the next write of that file removes
+    /// it when its process is gone, and leaves one whose process still runs (pid 1) and other files' temporaries alone.
+    @Test func atomicWriteRemovesTheTemporaryOfAKilledWriter() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("modkit-atomic-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let dead = Process()
+        dead.executableURL = URL(fileURLWithPath: "/bin/sh")
+        dead.arguments = ["-c", "exit 0"]
+        try dead.run()
+        dead.waitUntilExit()
+        let abandoned = ".Core.podspec.modkit-\(dead.processIdentifier)-12345"
+        let running = ".Core.podspec.modkit-1-12345"
+        let other = ".Other.podspec.modkit-\(dead.processIdentifier)-12345"
+        for name in [abandoned, running, other] { try Data("half".utf8).write(to: dir.appendingPathComponent(name)) }
+        try AtomicFile.write(Data("whole".utf8), to: dir.appendingPathComponent("Core.podspec"))
+        #expect(try String(contentsOf: dir.appendingPathComponent("Core.podspec"), encoding: .utf8) == "whole")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == [other, running, "Core.podspec"].sorted())
+    }
 }

@@ -120,9 +120,9 @@ public enum DevelopJournal {
         for write in entry.writes {
             let key = DevelopState.key(write.path)
             let url = store.url(of: write.path)
-            // A run killed inside `AtomicFile.write` left its temporary file beside this one: never the user's to find.
-            AtomicFile.removeAbandonedTemporaries(of: url)
             if write.removes == true {
+                // A run killed inside `AtomicFile.write` may have left its temporary file beside this one; it would keep the folder.
+                AtomicFile.removeAbandonedTemporaries(of: url)
                 try removeCreated(url)
                 continue
             }

@@ -30,8 +30,10 @@ public enum AtomicFile {
     }
 
     /// Replaces the file at `url` (following a symlink to its target) with `data`, keeping the existing file's permission bits; a new file gets 0644 less the umask.
+    /// A temporary file that an earlier run killed mid-write left beside the target goes first: it is never the user's to find.
     public static func write(_ data: Data, to url: URL) throws {
         let target = url.resolvingSymlinksInPath().path
+        removeAbandonedTemporaries(of: URL(fileURLWithPath: target))
         let directory = RelativePath.parent(of: target)
         let name = RelativePath.lastComponent(of: target)
         var info = stat()
