@@ -182,9 +182,8 @@ enum FixtureCache {
     private static let lock = NSRecursiveLock()   // a fixture may be built from others
     nonisolated(unsafe) private static var built: [[String]: URL] = [:]
     private static let root: URL = {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("modkit-fixtures-\(getpid())", isDirectory: true)
-        atexit { try? FileManager.default.removeItem(at: FileManager.default.temporaryDirectory.appendingPathComponent("modkit-fixtures-\(getpid())")) }
-        return root
+        atexit { try? FileManager.default.removeItem(at: FixtureCache.root) }
+        return FileManager.default.temporaryDirectory.appendingPathComponent("modkit-fixtures-\(getpid())", isDirectory: true)
     }()
 
     /// The folder holding the fixture named by `key` (built by `build` into a fresh sandbox the first time; later callers
