@@ -181,7 +181,12 @@ def serve_http(root, port):
             self.wfile.flush()
             backend.wait()
 
-    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+    class Server(ThreadingHTTPServer):
+        # Python's default backlog of 5 drops the SYNs of a burst of connections, which then wait a second for the
+        # retransmission; web servers listen with hundreds (nginx 511), as the delaying proxy in front does.
+        request_queue_size = 1024
+
+    Server(("127.0.0.1", port), Handler).serve_forever()
 
 
 if __name__ == "__main__":

@@ -1,38 +1,80 @@
 import Foundation
 import GitKit
 
-/// How much of a sync runs at once: transfers that wait on a network many at a time but at most `perHost` against
-/// one server (git daemon refuses a 33rd connection by default), and work that keeps this machine busy (transfers
-/// from a remote on this machine, writing work trees) at most `local` at a time.
+/// How much of a sync runs at once: transfers that wait on a network many at a time but at most a few against one
+/// server, and work that keeps this machine busy (transfers from a remote on this machine, writing work trees) at
+/// most `local` at a time.
 public struct TransferLimits: Sendable, Equatable {
-    public var perHost: Int
+    /// Workers of the sync: no more transfers than this run at once.
+    public var jobs: Int
+    /// Connections to one server, whatever its transport (`MODKIT_CONNECTIONS_PER_HOST`); nil: `defaultPerHost(for:)`.
+    public var perHostOverride: Int?
+    /// Milliseconds between two new connections to one server (`MODKIT_CONNECTION_SPACING_MS`); nil:
+    /// `defaultSpacing(for:)`.
+    public var spacingOverride: Double?
     public var local: Int
 
-    public init(perHost: Int, local: Int) {
-        self.perHost = max(1, perHost)
-        self.local = max(1, local)
+    public init(jobs: Int, perHostOverride: Int? = nil, spacingOverride: Double? = nil, local: Int) {
+        self.jobs = max(1, jobs)
+        self.perHostOverride = perHostOverride.map { max(1, $0) }
+        self.spacingOverride = spacingOverride.map { min(max(0, $0), 1_000) }
+        self.local = max(1, min(local, self.jobs))
     }
 
     /// Workers of a sync without `-j`: waiting on round trips costs no CPU, so far more than the cores
     /// (docs/transfers.md: 100 modules at 50 ms round trip).
-    public static let defaultJobs = 32
-    /// Connections to one host without `-j` (`MODKIT_CONNECTIONS_PER_HOST` sets another).
-    public static let defaultPerHost = 16
+    public static let defaultJobs = 48
 
-    /// The limits of a sync of `jobs` workers: per host the default (or `MODKIT_CONNECTIONS_PER_HOST`), never above
-    /// `jobs`; `local` as given.
+    /// Connections to the server of `url` at once: the override, or what that kind of server takes without refusing
+    /// or stalling; never more than the workers.
+    public func perHost(for url: String) -> Int {
+        min(jobs, perHostOverride ?? Self.defaultPerHost(for: url))
+    }
+
+    /// What a server of each transport takes at once (docs/transfers.md, measured at 50 ms round trip):
+    /// - http(s): 48. A web server keeps thousands of connections; each no-op costs one request.
+    /// - git://: 24. git daemon serves at most 32 (`--max-connections`), counting a connection until it has reaped
+    ///   its process; past that it kills one connection from the same address and stops accepting for a second.
+    /// - ssh: 8. sshd starts dropping connections at random once 10 have not finished their handshake
+    ///   (`MaxStartups 10:30:100`), and a handshake at internet distance takes several round trips.
+    /// - anything else: 16.
+    public static func defaultPerHost(for url: String) -> Int {
+        let lowered = url.lowercased()
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return 48 }
+        if lowered.hasPrefix("git://") { return 24 }
+        if GitKit.isSSHURL(url) { return 8 }
+        return 16
+    }
+
+    /// How far apart new connections to the server of `url` start: the override, or what its transport needs.
+    /// A server's queue of connections it has not yet accepted is short, and a connection that finds it full loses
+    /// its syn and waits a whole second for the retransmission. git daemon listens with a queue of 5 and forks a
+    /// process for each connection it accepts: 4 ms. Web and ssh servers queue hundreds: 1 ms.
+    public func spacing(for url: String) -> Duration {
+        let milliseconds = spacingOverride ?? (url.lowercased().hasPrefix("git://") ? 4 : 1)
+        return .microseconds(Int64(milliseconds * 1_000))
+    }
+
+    /// The limits of a sync of `jobs` workers: per host each transport's default (or `MODKIT_CONNECTIONS_PER_HOST`),
+    /// never above `jobs`, with connections spaced as `spacing(for:)` says (or `MODKIT_CONNECTION_SPACING_MS`);
+    /// `local` as given.
     public static func forSync(jobs: Int, local: Int,
                                environment: [String: String] = ProcessInfo.processInfo.environment) -> TransferLimits {
-        let perHost = environment["MODKIT_CONNECTIONS_PER_HOST"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } ?? defaultPerHost
-        return TransferLimits(perHost: min(perHost, jobs), local: min(local, jobs))
+        let perHost = environment["MODKIT_CONNECTIONS_PER_HOST"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil }
+        let spacing = environment["MODKIT_CONNECTION_SPACING_MS"].flatMap { Double($0) }.flatMap { $0.isFinite ? $0 : nil }
+        return TransferLimits(jobs: jobs, perHostOverride: perHost, spacingOverride: spacing, local: local)
     }
 }
 
-/// The slots `TransferLimits` allows, shared by every worker of one sync.
+/// The slots `TransferLimits` allows, shared by every worker of one sync. New connections to one server start
+/// `TransferLimits.spacing(for:)` apart: sixteen connections opened in the same millisecond to git daemon lose about
+/// half their syns, and each of those costs a second (docs/transfers.md).
 final class TransferGates: @unchecked Sendable {
     private let limits: TransferLimits
     private let condition = NSCondition()
     private var busy: [String: Int] = [:]
+    /// When the next transfer to each server may start.
+    private var nextStart: [String: ContinuousClock.Instant] = [:]
     /// The key of work on this machine (no host name is empty).
     private static let localKey = ""
 
@@ -40,17 +82,21 @@ final class TransferGates: @unchecked Sendable {
 
     /// Runs a transfer from `url` in a slot of its host, or in a local slot when `url` is on this machine.
     func transfer<T>(from url: String, _ body: () throws -> T) rethrows -> T {
-        try withSlot(Self.host(of: url) ?? Self.localKey, body)
+        guard let host = Self.host(of: url) else { return try local(body) }
+        return try withSlot(Self.scheme(of: url) + host, limit: limits.perHost(for: url), spacing: limits.spacing(for: url), body)
     }
 
     /// Runs work that keeps this machine busy in a local slot.
-    func local<T>(_ body: () throws -> T) rethrows -> T { try withSlot(Self.localKey, body) }
+    func local<T>(_ body: () throws -> T) rethrows -> T { try withSlot(Self.localKey, limit: limits.local, spacing: .zero, body) }
 
-    private func withSlot<T>(_ key: String, _ body: () throws -> T) rethrows -> T {
-        let limit = key == Self.localKey ? limits.local : limits.perHost
+    /// Waits for one of `limit` slots of `key`, and for `spacing` after the last start of `key`, then runs `body`.
+    private func withSlot<T>(_ key: String, limit: Int, spacing: Duration, _ body: () throws -> T) rethrows -> T {
         condition.lock()
         while busy[key, default: 0] >= limit { condition.wait() }
         busy[key, default: 0] += 1
+        let now = ContinuousClock.now
+        let start = max(now, nextStart[key] ?? now)
+        nextStart[key] = start + spacing
         condition.unlock()
         defer {
             condition.lock()
@@ -58,7 +104,19 @@ final class TransferGates: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
+        if start > now { Thread.sleep(forTimeInterval: Self.seconds(start - now)) }
         return try body()
+    }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+
+    /// `https://host/x` → `https://`; `ssh://` for scp-like `host:x`: one server per transport and host.
+    private static func scheme(of url: String) -> String {
+        guard let range = url.range(of: "://") else { return "ssh://" }
+        return url[..<range.upperBound].lowercased()
     }
 
     /// `git://host:9418/x`, `https://user@host/x`, `user@host:x` → `host` (with its port: another port is another

@@ -82,7 +82,7 @@ struct Context {
     }
 
     /// Workers and transfer limits of a sync: `-j` workers when given, else `TransferLimits.defaultJobs` (a sync
-    /// mostly waits on round trips); at most `TransferLimits.defaultPerHost` connections to one host, and work on this
+    /// mostly waits on round trips); at most `TransferLimits.defaultPerHost(for:)` connections to one host, and work on this
     /// machine (local transfers, work trees) bounded as `jobs(waitsOnIO: true)` bounds it.
     func syncJobs() throws -> (jobs: Int, limits: TransferLimits) {
         let local = try jobs(waitsOnIO: true)
