@@ -7,12 +7,21 @@ import Glibc
 /// A bounded worker pool: runs `body` over `items` on at most `jobs` threads and keeps the input order.
 /// Each call of `body` runs wholly on one thread, so a libgit2 handle opened inside it never crosses threads.
 public enum Parallel {
-    /// `weight`, when given, starts the heaviest items first (ties in input order), so one big item does not run
-    /// alone at the end; the results stay in input order.
+    /// `body` over `items`, started in input order.
     public static func map<Item: Sendable, Output: Sendable>(
         _ items: [Item],
         jobs: Int,
-        heaviestFirst weight: ((Item) -> UInt64)? = nil,
+        _ body: @escaping @Sendable (Item) -> Output
+    ) -> [Output] {
+        map(items, jobs: jobs, heaviestFirst: nil as ((Item) -> Int)?, body)
+    }
+
+    /// `weight`, when given, starts the heaviest items first (ties in input order), so one big item does not run
+    /// alone at the end; the results stay in input order.
+    public static func map<Item: Sendable, Output: Sendable, Weight: Comparable>(
+        _ items: [Item],
+        jobs: Int,
+        heaviestFirst weight: ((Item) -> Weight)?,
         _ body: @escaping @Sendable (Item) -> Output
     ) -> [Output] {
         guard !items.isEmpty else { return [] }

@@ -21,10 +21,9 @@ public enum Syncer {
         let engine = engine ?? (try? FetchEngineSetting.engine()) ?? Libgit2Engine()
         let cache = engine is Libgit2Engine ? nil : ObjectCache.configured()
         let gates = limits.map(TransferGates.init)
-        // The biggest transfers start first: the pack bytes a module's clone holds, or the cache's mirror of it.
-        let weigh: (Module) -> UInt64 = { module in
-            let cached = manifest.url(of: module).flatMap { url in cache.map { $0.mirrorPath(for: LocalRepositoryURL.resolve(url)) } }
-            return PackSize.bytes(gitDir: manifest.directory(of: module).path + "/.git") ?? cached.flatMap { PackSize.bytes(gitDir: $0) } ?? 0
+        let weigh: (Module) -> SyncOrder = { module in
+            let mirror = manifest.url(of: module).flatMap { url in cache.map { $0.mirrorPath(for: LocalRepositoryURL.resolve(url)) } }
+            return SyncOrder.of(directory: manifest.directory(of: module).path, remote: manifest.defaults.remote, mirror: mirror)
         }
         return NestedModules.inWaves(modules, of: manifest) { wave in Parallel.map(wave, jobs: jobs, heaviestFirst: weigh) { module in
             guard module.kind == .repository, let url = manifest.url(of: module).map(LocalRepositoryURL.resolve) else {
