@@ -1,5 +1,5 @@
 import Foundation
-import GitKit
+@testable import GitKit
 import Testing
 
 @Suite struct ReferenceTests {
@@ -35,6 +35,38 @@ import Testing
         #expect(try repo.upstream(ofBranch: "feature") == nil)
         try repo.setUpstream(branch: "feature", to: nil)  // unsetting twice is fine
         expectGitError(.notFound) { try repo.setUpstream(branch: "no-such-branch", to: "origin/main") }
+    }
+
+    /// `upstream(ofBranch:)` reads the config itself where it can; each way a branch can track must give git's answer.
+    @Test func upstreamIsGitsAnswerForEveryWayOfTracking() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let fixture = try RemoteFixture(in: sandbox)
+        let work = sandbox.at("clone")
+        let repo = try Repository.clone(url: fixture.fileURL, to: work)
+        // A second remote with a refspec that renames, and two fetch refspecs on it.
+        _ = try git("remote", "add", "mirror", fixture.fileURL, in: work)
+        _ = try git("config", "--replace-all", "remote.mirror.fetch", "+refs/heads/*:refs/remotes/copy/*", in: work)
+        _ = try git("config", "--add", "remote.mirror.fetch", "+refs/tags/*:refs/remotes/copy-tags/*", in: work)
+        _ = try git("fetch", "-q", "mirror", in: work)
+        #expect(try repo.configuredFetchRefspecs("mirror") == ["+refs/heads/*:refs/remotes/copy/*", "+refs/tags/*:refs/remotes/copy-tags/*"])
+        #expect(try repo.configuredFetchRefspecs("none") == [])
+        let setups: [(branch: String, remote: String, merge: String)] = [
+            ("standard", "origin", "refs/heads/main"),
+            ("renamed", "mirror", "refs/heads/main"),
+            ("local", ".", "refs/heads/main"),
+        ]
+        for setup in setups {
+            try repo.createBranch(setup.branch, at: fixture.c2)
+            _ = try git("config", "branch.\(setup.branch).remote", setup.remote, in: work)
+            _ = try git("config", "branch.\(setup.branch).merge", setup.merge, in: work)
+            let gitSays = try git("rev-parse", "--abbrev-ref", "\(setup.branch)@{upstream}", in: work)
+            #expect(try repo.upstream(ofBranch: setup.branch) == gitSays, "\(setup)")
+        }
+        // A remote but no merge: no upstream, for git as for GitKit.
+        try repo.createBranch("half", at: fixture.c2)
+        _ = try git("config", "branch.half.remote", "origin", in: work)
+        #expect(try repo.upstream(ofBranch: "half") == nil)
     }
 
     @Test func unrelatedHistoriesHaveNoMergeBase() throws {

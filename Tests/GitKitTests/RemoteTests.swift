@@ -110,6 +110,36 @@ import Testing
         #expect(try repo.remoteURL("origin") == git("remote", "get-url", "origin", in: clone))
     }
 
+    /// The url read from the config is git's `remote get-url` for every insteadOf arrangement: the longest prefix wins,
+    /// a base holding dots and colons, a rule that matches nothing, a remote without a url.
+    @Test func remoteURLAppliesInsteadOfAsGitDoes() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let fixture = try RemoteFixture(in: sandbox)
+        let clone = sandbox.at("clone")
+        _ = try Repository.clone(url: fixture.bare, to: clone)
+        let remotes = [
+            "short": "https://example.invalid/ios/Net.git",
+            "long": "https://example.invalid/ios/private/Core.git",
+            "scp": "gh:acme/Payments.git",
+            "plain": "https://other.invalid/UI.git",
+            "unicode": "https://example.invalid/ios/Zürich.git",
+        ]
+        for (name, url) in remotes { _ = try git("remote", "add", name, url, in: clone) }
+        _ = try git("config", "url.https://mirror.invalid/all/.insteadOf", "https://example.invalid/", in: clone)
+        _ = try git("config", "url.ssh://git@private.invalid:2222/ios/.insteadOf", "https://example.invalid/ios/private/", in: clone)
+        _ = try git("config", "url.git@github.com:.insteadOf", "gh:", in: clone)
+        _ = try git("config", "url.https://never.invalid/.insteadOf", "https://nothing-starts-so/", in: clone)
+        _ = try git("config", "remote.pushonly.pushurl", "https://example.invalid/push.git", in: clone)
+        let repo = try Repository.open(clone)
+        for name in remotes.keys.sorted() {
+            #expect(try repo.remoteURL(name) == git("remote", "get-url", name, in: clone), "\(name)")
+        }
+        #expect(try repo.remoteURL("long") == "ssh://git@private.invalid:2222/ios/Core.git")
+        #expect(try repo.remoteURL("pushonly") == nil)
+        #expect(try repo.remoteURL("missing") == nil)
+    }
+
     @Test func pushBranchAndTagToABareRemote() throws {
         let sandbox = try Sandbox()
         defer { sandbox.cleanup() }

@@ -77,6 +77,11 @@ extension Repository {
 
     /// The upstream of a local branch as a short name ("origin/develop"); nil when none is configured.
     public func upstream(ofBranch branch: String) throws -> String? {
+        try tracking(ofBranch: branch)?.upstream
+    }
+
+    /// `upstream(ofBranch:)` as libgit2 works it out, loading the whole remote: for refspecs `tracking` does not map.
+    func upstreamByLoadingRemote(ofBranch branch: String) throws -> String? {
         try nilIfNotFound { () throws(GitError) -> String in
             var buf = git_buf()
             try check(git_branch_upstream_name(&buf, pointer, "refs/heads/" + branch), "git_branch_upstream_name")
