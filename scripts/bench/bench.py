@@ -227,7 +227,11 @@ def verify(tools, fx, env, fsck=False, names=None):
     for tool in tools:
         wrong = []
         for name in names:
-            result = subprocess.run(["git", "rev-parse", "HEAD"], cwd=os.path.join(tool.workspace, "Libs", name),
+            clone = os.path.join(tool.workspace, "Libs", name)
+            if not os.path.isdir(clone):
+                wrong.append(name + " (missing)")
+                continue
+            result = subprocess.run(["git", "rev-parse", "HEAD"], cwd=clone,
                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             if result.stdout.strip() != expected[name]:
                 wrong.append(name)

@@ -1,6 +1,7 @@
 """Running and timing commands for the benchmark; shared by bench.py and peers.py."""
 
 import os
+import signal
 import shutil
 import subprocess
 import sys
@@ -62,18 +63,33 @@ class MeasuredPopen(subprocess.Popen):
         return pid, status
 
 
+# Seconds after which one command of the benchmark is stopped and counted as failed.
+RUN_TIMEOUT = 600
+
+
 def run(command, cwd, env, check=True, stdin=None, input=None, sample=None):
     """Runs `command`; its peak memory lands in `last_peak_kb`, and with `sample` (which costs the polling thread's
     CPU, so not for timed runs) its peak descriptors, threads and children in `last_peak_fds` and the others."""
     global last_peak_kb, last_peak_fds, last_peak_threads, last_peak_children
     process = MeasuredPopen(command, cwd=cwd, env=env, shell=isinstance(command, str),
                             stdin=subprocess.PIPE if input is not None else stdin,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
     sampler = ProcSampler(process.pid) if (sampling if sample is None else sample) and os.path.isdir("/proc/self/task") else None
     if sampler:
         sampler.start()
     try:
-        _, stderr = process.communicate(input)
+        try:
+            _, stderr = process.communicate(input, timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            # A tool that hangs (gita's hundred clones at once against git daemon's 32) must not hang the benchmark:
+            # its whole process group goes, and the sample is a failure.
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise RuntimeError(f"{command} did not finish in {RUN_TIMEOUT} s in {cwd}")
+        except BaseException:
+            # interrupted: the command's own session would outlive the benchmark
+            os.killpg(process.pid, signal.SIGKILL)
+            raise
     finally:
         if sampler:
             sampler.done.set()

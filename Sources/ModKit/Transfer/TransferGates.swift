@@ -10,7 +10,7 @@ public struct TransferLimits: Sendable, Equatable {
     /// Connections to one server, whatever its transport (`MODKIT_CONNECTIONS_PER_HOST`); nil: `defaultPerHost(for:)`.
     public var perHostOverride: Int?
     /// Milliseconds between two new connections to one server (`MODKIT_CONNECTION_SPACING_MS`); nil:
-    /// `defaultSpacing(for:)`.
+    /// `spacing(for:)`.
     public var spacingOverride: Double?
     public var local: Int
 
