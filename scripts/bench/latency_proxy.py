@@ -43,7 +43,12 @@ async def pump(reader, writer, link):
 
     async def receive():
         while True:
-            data = await reader.read(CHUNK)
+            try:
+                data = await reader.read(CHUNK)
+            except OSError:
+                # A reset (sshd turning a connection away) ends this direction as an end of file does; without the
+                # marker `deliver` would wait forever and hold the other side open.
+                data = b""
             await queue.put((link.delivery_time(len(data), time.monotonic()), data))
             if not data:
                 return

@@ -27,7 +27,7 @@ struct ModuleSyncer {
         do {
             result = try FileManager.default.fileExists(atPath: directory.path) && !isEmptyDirectory(directory)
                 ? update()
-                : clone()
+                : DroppedConnection.retrying { try clone() }  // a failed clone leaves nothing behind
         } catch {
             result = self.result(.failed, "\(ErrorText.describe(error))")
         }
@@ -154,8 +154,10 @@ struct ModuleSyncer {
             detailParts.append("fetched the full history of this shallow clone (libgit2 \(GitKit.libgit2Version) cannot work on a shallow one)")
         }
         let fetched = try transferring {
-            let fetched = try engine.fetch(repository, remote: remote, refspecs: [],
-                                           options: FetchOptions(prune: true, downloadTags: .all, progress: progress))
+            let fetched = try DroppedConnection.retrying {
+                try engine.fetch(repository, remote: remote, refspecs: [],
+                                 options: FetchOptions(prune: true, downloadTags: .all, progress: progress))
+            }
             try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)
             return fetched
         }
