@@ -59,8 +59,7 @@ public final class Repository {
     /// libgit2 otherwise checks every config file (system, global, the repository's) for changes on each
     /// lookup: a status made ~40 such `stat` calls per repository. Writing configuration afterwards fails.
     public func freezeConfiguration() throws {
-        let snapshot = ConfigHandle(try make("git_repository_config_snapshot") { git_repository_config_snapshot(&$0, pointer) },
-                                    owner: self)
+        let snapshot = try configSnapshot()
         try check(git_repository_set_config(pointer, snapshot.pointer), "git_repository_set_config")
     }
 
@@ -87,8 +86,7 @@ public final class Repository {
 
     /// Reads a config value as git sees it for this repository (local, then global, XDG and system); nil when unset.
     public func configString(_ key: String) throws -> String? {
-        let config = ConfigHandle(try make("git_repository_config_snapshot") { git_repository_config_snapshot(&$0, pointer) },
-                                  owner: self)
+        let config = try configSnapshot()
         return try nilIfNotFound { () throws(GitError) -> String in
             var buf = git_buf()
             try check(git_config_get_string_buf(&buf, config.pointer, key), "git_config_get_string_buf")
@@ -116,12 +114,31 @@ extension Repository {
         }
     }
 
+    /// One snapshot of the configuration as git sees it for this repository (local, then global, XDG and system).
+    func configSnapshot() throws(GitError) -> ConfigHandle {
+        ConfigHandle(try make("git_repository_config_snapshot") { git_repository_config_snapshot(&$0, pointer) }, owner: self)
+    }
+
+    /// Every entry a config iterator visits, in its order, as (name, value); frees the iterator. Names come with
+    /// section and key lower-cased, as libgit2 gives them.
+    func configEntries(_ iterator: OpaquePointer) throws(GitError) -> [(name: String, value: String)] {
+        defer { git_config_iterator_free(iterator) }
+        var entries: [(name: String, value: String)] = []
+        while true {
+            var entry: UnsafeMutablePointer<git_config_entry>?
+            let result = git_config_next(&entry, iterator)
+            if result == GIT_ITEROVER.rawValue { return entries }
+            try check(result, "git_config_next")
+            if let entry, let name = entry.pointee.name, let value = entry.pointee.value {
+                entries.append((String(cString: name), String(cString: value)))
+            }
+        }
+    }
+
     /// Each of `keys` that `read` finds in one snapshot of the configuration; nothing when there is no snapshot.
     func readConfig<Value>(_ keys: [String], _ read: (OpaquePointer, String) -> Value?) -> [String: Value] {
         defer { git_error_clear() }
-        guard let snapshot = try? make("git_repository_config_snapshot", { git_repository_config_snapshot(&$0, pointer) })
-        else { return [:] }
-        let config = ConfigHandle(snapshot, owner: self)
+        guard let config = try? configSnapshot() else { return [:] }
         var values: [String: Value] = [:]
         for key in keys {
             if let value = read(config.pointer, key) { values[key] = value }

@@ -88,26 +88,16 @@ extension Repository {
     /// from one config snapshot as libgit2's remote lookup does, without its leak (one PCRE2 block per config entry
     /// before libgit2 1.6: README, "AOSP size"). nil when the remote has no url.
     func configuredRemoteURL(_ name: String) throws(GitError) -> String? {
-        let config = ConfigHandle(try make("git_repository_config_snapshot") { git_repository_config_snapshot(&$0, pointer) },
-                                  owner: self)
+        let config = try configSnapshot()
         guard let url = try nilIfNotFound({ () throws(GitError) -> String in
             var buf = git_buf()
             try check(git_config_get_string_buf(&buf, config.pointer, "remote.\(name).url"), "git_config_get_string_buf")
             return takeBuf(&buf)
         }) else { return nil }
-        // Every entry, in the order libgit2's own scan visits them; section and key names come lower-cased.
-        let iterator = try make("git_config_iterator_new") { git_config_iterator_new(&$0, config.pointer) }
-        defer { git_config_iterator_free(iterator) }
+        // Every entry, in the order libgit2's own scan visits them: the first of the longest prefixes wins.
+        let entries = try configEntries(try make("git_config_iterator_new") { git_config_iterator_new(&$0, config.pointer) })
         var best: (prefix: String, base: String)?
-        while true {
-            var entry: UnsafeMutablePointer<git_config_entry>?
-            let result = git_config_next(&entry, iterator)
-            if result == GIT_ITEROVER.rawValue { break }
-            try check(result, "git_config_next")
-            guard let entry, let key = entry.pointee.name.map({ String(cString: $0) }), let value = entry.pointee.value
-            else { continue }
-            guard key.hasPrefix("url."), key.hasSuffix(".insteadof"), key.count > "url..insteadof".count else { continue }
-            let prefix = String(cString: value)
+        for (key, prefix) in entries where key.hasPrefix("url.") && key.hasSuffix(".insteadof") && key.count > "url..insteadof".count {
             if url.utf8.starts(with: prefix.utf8), prefix.utf8.count > (best?.prefix.utf8.count ?? 0) {
                 best = (prefix, String(key.dropFirst("url.".count).dropLast(".insteadof".count)))
             }
@@ -218,21 +208,10 @@ extension Repository {
     /// `remote.<name>.fetch`, every value in config order, as `git_remote_get_fetch_refspecs` gives them, read from the
     /// config without loading the remote.
     func configuredFetchRefspecs(_ remote: String) throws(GitError) -> [String] {
-        let config = ConfigHandle(try make("git_repository_config_snapshot") { git_repository_config_snapshot(&$0, pointer) },
-                                  owner: self)
-        let iterator = try make("git_config_multivar_iterator_new") {
+        let config = try configSnapshot()
+        return try configEntries(try make("git_config_multivar_iterator_new") {
             git_config_multivar_iterator_new(&$0, config.pointer, "remote.\(remote).fetch", nil)
-        }
-        defer { git_config_iterator_free(iterator) }
-        var values: [String] = []
-        while true {
-            var entry: UnsafeMutablePointer<git_config_entry>?
-            let result = git_config_next(&entry, iterator)
-            if result == GIT_ITEROVER.rawValue { break }
-            try check(result, "git_config_next")
-            if let value = entry?.pointee.value { values.append(String(cString: value)) }
-        }
-        return values
+        }).map(\.value)
     }
 
     func lookupRemote(_ name: String) throws(GitError) -> RemoteHandle {

@@ -7,8 +7,7 @@ extension Repository {
     /// cheaper than libgit2's answer (it loads the whole remote, and before 1.6 leaks ~20 KiB per config entry each
     /// time); a merge outside `refs/heads/` or an unusual refspec takes that slower path.
     public func tracking(ofBranch branch: String) throws -> (upstream: String, target: OID?)? {
-        let config = ConfigHandle(try make("git_repository_config_snapshot") { git_repository_config_snapshot(&$0, pointer) },
-                                  owner: self)
+        let config = try configSnapshot()
         func value(_ key: String) throws(GitError) -> String? {
             try nilIfNotFound { () throws(GitError) -> String in
                 var buf = git_buf()
@@ -16,11 +15,12 @@ extension Repository {
                 return takeBuf(&buf)
             }
         }
-        guard let remote = try value("branch.\(branch).remote"), let merge = try value("branch.\(branch).merge") else { return nil }
-        guard merge.hasPrefix("refs/heads/") else {
+        func loadingRemote() throws -> (upstream: String, target: OID?)? {
             guard let slow = try upstreamByLoadingRemote(ofBranch: branch) else { return nil }
             return (slow, try? resolveCommit("refs/remotes/\(slow)"))
         }
+        guard let remote = try value("branch.\(branch).remote"), let merge = try value("branch.\(branch).merge") else { return nil }
+        guard merge.hasPrefix("refs/heads/") else { return try loadingRemote() }
         let mergedBranch = String(merge.dropFirst("refs/heads/".count))
         let reference: String
         let upstream: String
@@ -30,8 +30,7 @@ extension Repository {
         } else {
             let standard = "refs/heads/*:refs/remotes/\(remote)/*"
             guard let fetch = try value("remote.\(remote).fetch"), fetch == standard || fetch == "+" + standard else {
-                guard let slow = try upstreamByLoadingRemote(ofBranch: branch) else { return nil }
-                return (slow, try? resolveCommit("refs/remotes/\(slow)"))
+                return try loadingRemote()
             }
             reference = "refs/remotes/\(remote)/\(mergedBranch)"
             upstream = "\(remote)/\(mergedBranch)"
