@@ -72,27 +72,30 @@ func runGit(_ arguments: [String], in directory: String) throws -> String {
 }
 
 /// `git daemon` serving `root` on 127.0.0.1 (started directly, stopped with SIGKILL: Foundation's children block SIGTERM).
+/// The port is picked at random; a port another program holds makes the daemon exit, and the next attempt picks another.
 final class LoopbackGitDaemon {
-    let process = Process()
-    let port: Int
+    private(set) var process = Process()
+    private(set) var port = 0
 
     init(serving root: String) throws {
         let daemon = try runGit(["--exec-path"], in: root) + "/git-daemon"
-        port = Int.random(in: 20_000...60_000)
-        process.executableURL = URL(fileURLWithPath: daemon)
-        process.arguments = ["--reuseaddr", "--export-all", "--base-path=" + root, "--listen=127.0.0.1",
-                             "--port=\(port)", root]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let deadline = Date().addingTimeInterval(10)
-        while (try? runGit(["ls-remote", url("remote.git")], in: root)) == nil {
-            guard Date() < deadline, process.isRunning else {
-                stop()
-                throw GitCommandFailed(description: "git daemon did not start on port \(port)")
+        for _ in 0..<10 {
+            port = Int.random(in: 20_000...60_000)
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: daemon)
+            process.arguments = ["--reuseaddr", "--export-all", "--base-path=" + root, "--listen=127.0.0.1",
+                                 "--port=\(port)", root]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let deadline = Date().addingTimeInterval(10)
+            while process.isRunning, Date() < deadline {
+                if (try? runGit(["ls-remote", url("remote.git")], in: root)) != nil { return }
+                Thread.sleep(forTimeInterval: 0.1)
             }
-            Thread.sleep(forTimeInterval: 0.1)
+            stop()
         }
+        throw GitCommandFailed(description: "git daemon did not start on 127.0.0.1 in ten attempts")
     }
 
     func url(_ repository: String) -> String { "git://127.0.0.1:\(port)/\(repository)" }

@@ -112,6 +112,24 @@ public struct ReleaseStep: Sendable, Hashable {
     }
 }
 
+/// Where each module name first appears in `Manifest.modules`, and which names a module `implements:`; built once per
+/// array of modules. Copies of a manifest share it until one changes its modules, which gives that copy a new one.
+private final class ModuleLookup: @unchecked Sendable {
+    private let lock = NSLock()
+    private var built: (byName: [String: Int], interfaces: Set<String>)?
+
+    func positions(of modules: [Module]) -> (byName: [String: Int], interfaces: Set<String>) {
+        lock.withLock {
+            if let built { return built }
+            var byName: [String: Int] = [:]
+            for (position, module) in modules.enumerated() where byName[module.name] == nil { byName[module.name] = position }
+            let made = (byName, Set(modules.compactMap(\.implements)))
+            built = made
+            return made
+        }
+    }
+}
+
 /// A validated `modkit.yml`: the workspace, its defaults and its modules in manifest order.
 public struct Manifest: Sendable {
     public static let supportedSchemaVersion = 1
@@ -122,7 +140,10 @@ public struct Manifest: Sendable {
     public var workspace: String
     public var defaults: ManifestDefaults
     public var templates: String?
-    public var modules: [Module]
+    public var modules: [Module] { didSet { lookup = ModuleLookup() } }
+    /// `module(named:)` and `isInterface(_:)` by hash, built on first use after `modules` changes: commands ask them once
+    /// per module, which by scanning `modules` made a workspace of 8,000 modules take 20 s to list.
+    private var lookup = ModuleLookup()
     /// `imports:`, followed when the manifest is loaded.
     public var imports: [ManifestImport] = []
     /// The modules `imports:` added, by name (they are in `modules` too, after the written ones).
@@ -157,12 +178,12 @@ public struct Manifest: Sendable {
     }
 
     public func module(named name: String) -> Module? {
-        modules.first { $0.name == name }
+        lookup.positions(of: modules).byName[name].map { modules[$0] }
     }
 
     /// True for a module that another module `implements:`: it is versioned x.y and its API decides its bumps.
     public func isInterface(_ name: String) -> Bool {
-        modules.contains { $0.implements == name }
+        lookup.positions(of: modules).interfaces.contains(name)
     }
 
     /// The modules implementing `interface`, in manifest order.

@@ -71,7 +71,8 @@ enum PinCommand: Command {
         let specs = WorkspaceSpecs.load(workspace, jobs: try context.jobs(waitsOnIO: false))
         // A lock file at the workspace root is every module's: named once.
         var seen = Set<String>()
-        let problems = specs.modules.filter { selected in modules.contains { $0.name == selected.module.name } }.flatMap(\.problems)
+        let selected = Set(modules.map(\.name))
+        let problems = specs.modules.filter { selected.contains($0.module.name) }.flatMap(\.problems)
             .filter { seen.insert($0.description).inserted }
         let plans = Pinner.plan(specs, modules: modules)
         let findings = plans.flatMap(\.findings)
@@ -102,8 +103,8 @@ enum PinCommand: Command {
         }
         // With --check, a module with a requirement to pin needs attention, as one with a requirement that cannot be.
         let failing = blocking + (check ? toPin + (strict ? paths : []) : [])
-        var named: [String] = []
-        for module in failing.map(\.module) where !named.contains(module) { named.append(module) }
+        var named: [String] = [], namedSet = Set<String>()
+        for module in failing.map(\.module) where namedSet.insert(module).inserted { named.append(module) }
         return context.finish(needingAttention: named, diagnostics: diagnostics, verb: spec.name)
     }
 
