@@ -38,10 +38,10 @@ let package = Package(
 
         .testTarget(name: "GitKitTests", dependencies: ["GitKit"]),
         .testTarget(name: "YAMLKitTests", dependencies: ["YAMLKit"]),
-        .testTarget(name: "SpecKitTests", dependencies: ["SpecKit"], exclude: ["Golden", "Ruby"]),
+        .testTarget(name: "SpecKitTests", dependencies: ["SpecKit", "GitKit"], exclude: ["Golden", "Ruby"]),
         .testTarget(name: "ModKitTests", dependencies: ["ModKit", "GitKit"], exclude: ["GuardGolden", "ImportGolden", "ReleaseGolden", "ScaffoldGolden"]),
         .testTarget(name: "ModKitCLITests", dependencies: ["ModKitCLI"]),
         // Runs the built `modkit` binary against real repositories.
-        .testTarget(name: "EndToEndTests", dependencies: ["modkit"], exclude: ["Support"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["modkit", "GitKit"], exclude: ["Support"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,8 +36,9 @@ enum Exec {
         process.standardOutput = try FileHandle(forWritingTo: outFile)
         process.standardError = try FileHandle(forWritingTo: errFile)
         process.standardInput = FileHandle.nullDevice
+        let ended = ProcessExit(process)
         try process.run()
-        process.waitUntilExit()
+        ended.wait()
         return Result(status: process.terminationStatus, out: try Data(contentsOf: outFile),
                       err: String(decoding: try Data(contentsOf: errFile), as: UTF8.self))
     }

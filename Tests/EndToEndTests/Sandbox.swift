@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 import Testing
 
 /// A temporary directory with its own HOME and git configuration, so neither the user's
@@ -141,8 +142,9 @@ final class Sandbox {
         process.standardOutput = try FileHandle(forWritingTo: outFile)
         process.standardError = try FileHandle(forWritingTo: errFile)
         process.standardInput = FileHandle.nullDevice
+        let ended = ProcessExit(process)
         try process.run()
-        process.waitUntilExit()
+        ended.wait()
         return ProcessResult(
             status: process.terminationStatus,
             out: try String(contentsOf: outFile, encoding: .utf8),

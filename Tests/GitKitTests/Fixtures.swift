@@ -76,8 +76,9 @@ func run(_ executable: String, _ arguments: [String], in directory: String? = ni
     process.standardOutput = out
     process.standardError = err
     process.standardInput = FileHandle.nullDevice
+    let ended = ProcessExit(process)
     try process.run()
-    process.waitUntilExit()
+    ended.wait()
     try out.close()
     try err.close()
     let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""

@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 import Testing
 @testable import ModKit
 
@@ -23,8 +24,9 @@ func runGuardProcess(_ executable: String, _ arguments: [String], in directory: 
     process.standardOutput = handle
     process.standardError = handle
     process.standardInput = FileHandle.nullDevice
+    let ended = ProcessExit(process)
     try process.run()
-    process.waitUntilExit()
+    ended.wait()
     try handle.close()
     return GuardProcessResult(status: process.terminationStatus, output: String(decoding: try Data(contentsOf: outputFile), as: UTF8.self))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -61,10 +62,11 @@ func runGit(_ arguments: [String], in directory: String) throws -> String {
     let stdout = Pipe(), stderr = Pipe()
     process.standardOutput = stdout
     process.standardError = stderr
+    let ended = ProcessExit(process)
     try process.run()
     let output = stdout.fileHandleForReading.readDataToEndOfFile()
     let errors = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    ended.wait()
     guard process.terminationStatus == 0 else {
         throw GitCommandFailed(description: "git \(arguments.joined(separator: " ")): \(String(decoding: errors, as: UTF8.self))")
     }

@@ -177,9 +177,10 @@ final class CredentialSession {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
+        let ended = ProcessExit(process)
         guard (try? process.run()) != nil else { return false }
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        ended.wait()
         return String(decoding: data, as: UTF8.self).split(separator: "\n").contains { $0.hasPrefix("ssh-rsa ") }
     }
 

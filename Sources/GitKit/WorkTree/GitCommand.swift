@@ -33,6 +33,7 @@ public struct GitCommand {
         process.standardInput = stdin ?? FileHandle.nullDevice
         process.standardOutput = output
         process.standardError = errors
+        let ended = ProcessExit(process)
         do { try process.run() } catch {
             throw GitError(code: .other(-1), errorClass: "os", message: "cannot run \(Self.executable): \(error)", function: "git \(arguments.first ?? "")")
         }
@@ -49,7 +50,7 @@ public struct GitCommand {
             }
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        ended.wait()
         let message = errorText.text()
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let lines = message.split(separator: "\n").filter { !$0.hasPrefix("hint:") }

@@ -49,11 +49,12 @@ public struct GitCredentialHelper: CredentialStore {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
+        let ended = ProcessExit(process)
         do { try process.run() } catch { return nil }
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try? stdin.fileHandleForWriting.close()
         let data = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        ended.wait()
         guard process.terminationStatus == 0 else { return nil }
         return String(decoding: data, as: UTF8.self)
     }

@@ -29,9 +29,10 @@ public enum Prompters {
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
+        let ended = ProcessExit(process)
         do { try process.run() } catch { return nil }
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        ended.wait()
         guard process.terminationStatus == 0 else { return nil }
         let answer = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init)
         return answer?.isEmpty == false ? answer : nil

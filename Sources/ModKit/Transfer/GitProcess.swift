@@ -24,6 +24,7 @@ struct GitProcess {
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = stderr
+        let ended = ProcessExit(process)
         do { try process.run() } catch {
             throw ModKitError("cannot run \(git): \(error)", hint: "install git, or set MODKIT_FETCH_ENGINE=libgit2 (git config modkit.fetchEngine libgit2)")
         }
@@ -49,7 +50,7 @@ struct GitProcess {
                 }
             }
         }
-        process.waitUntilExit()
+        ended.wait()
         let stalled = watchdog?.finish() ?? false
         // one line: git's fatal and error lines (and ssh's, which say why the transport failed) when it printed some,
         // else its last lines

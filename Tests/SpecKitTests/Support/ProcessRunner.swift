@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 
 /// The result of running a command: exit status and captured output.
 struct ProcessOutput {
@@ -20,13 +21,14 @@ enum ProcessRunner {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
+        let ended = ProcessExit(process)
         try process.run()
         // Read both pipes before waiting so a chatty tool cannot block on a full pipe.
         let errData = LockedData()
         let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
         reader.start()
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        ended.wait()
         while !errData.isSet { Thread.sleep(forTimeInterval: 0.001) }
         return ProcessOutput(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                              stderr: String(decoding: errData.value, as: UTF8.self))
