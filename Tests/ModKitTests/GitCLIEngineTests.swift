@@ -175,6 +175,49 @@ final class ProgressLog: @unchecked Sendable {
         #expect(try sandbox.git("-C", "clone", "fsck", "--no-progress").isEmpty)
     }
 
+    /// Over git:// the remote is listed in-process first: with nothing new no git runs at all; with a new commit one
+    /// `git fetch` runs, and it speaks protocol v0 (the listing just proved the server speaks it, and v2 would ask for the
+    /// reference list a second time), as git's own packet trace shows.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/lib/git-core/git-daemon")
+                   || FileManager.default.isExecutableFile(atPath: "/usr/libexec/git-core/git-daemon")))
+    func aListedRemoteIsFetchedOnlyWhenItMovedAndThenOverProtocolV0() throws {
+        let sandbox = try TransferSandbox()
+        let daemon = try LoopbackGitDaemon(serving: sandbox.root)
+        defer { daemon.stop() }
+        // A git that records each command line and its packet trace, then runs the real git.
+        let wrapper = sandbox.path("recording-git")
+        let script = "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(sandbox.path("commands")).log'\n"
+            + "GIT_TRACE_PACKET='\(sandbox.path("packets.log"))' exec git \"$@\"\n"
+        #expect(FileManager.default.createFile(atPath: wrapper, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
+        let engine = GitCLIEngine(git: wrapper)
+        let repository = try engine.clone(url: daemon.url("remote.git"), to: sandbox.path("clone"), remote: "origin", options: TransferOptions())
+        func fetches() -> [String] {
+            ((try? String(contentsOfFile: sandbox.path("commands.log"), encoding: .utf8)) ?? "")
+                .split(separator: "\n").map(String.init).filter { $0.contains(" fetch ") }
+        }
+        let options = FetchOptions(prune: true, downloadTags: .all)
+        // The first fetch after a clone writes the tag mirror, which the clone has not.
+        #expect(try !engine.fetch(repository, remote: "origin", refspecs: [], options: options).remoteUnchanged)
+        try FileManager.default.removeItem(atPath: sandbox.path("commands.log"))
+
+        let unchanged = try engine.fetch(repository, remote: "origin", refspecs: [], options: options)
+        #expect(unchanged.remoteUnchanged)
+        #expect(fetches().isEmpty, "\(fetches())")
+
+        let newer = try sandbox.commit("moved.txt", "moved\n", push: true)
+        try? FileManager.default.removeItem(atPath: sandbox.path("packets.log"))
+        let moved = try engine.fetch(repository, remote: "origin", refspecs: [], options: options)
+        #expect(!moved.remoteUnchanged)
+        #expect(try sandbox.git("-C", "clone", "rev-parse", "origin/main") == newer)
+        #expect(try sandbox.git("-C", "clone", "fsck", "--no-progress", "--strict").isEmpty)
+        let ran = fetches()
+        #expect(ran.count == 1 && ran[0].hasPrefix("-c protocol.version=0 "), "\(ran)")
+        let packets = try String(contentsOfFile: sandbox.path("packets.log"), encoding: .utf8)
+        // Over v0 the server's first line names a reference and its capabilities; over v2 it says "version 2".
+        #expect(packets.contains("multi_ack"), "\(packets.prefix(2_000))")
+        #expect(!packets.contains("version 2"), "\(packets.prefix(2_000))")
+    }
+
     @Test func shallowAndPartialClones() throws {
         let sandbox = try TransferSandbox()
         _ = try engine.clone(url: sandbox.remote, to: sandbox.path("shallow"), remote: "origin", options: TransferOptions(depth: 1))

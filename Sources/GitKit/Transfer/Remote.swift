@@ -20,7 +20,7 @@ public struct FetchOptions {
     /// Commits of history to fetch, 0 for all; honoured where `GitKit.supportsShallowFetch`.
     public var depth = 0
     /// For a transfer by another program (`fetch(remote:refspecs:options:transfer:)`): list the remote's references
-    /// first (one round trip) and skip the transfer when none has moved (`fetchWouldChangeNothing`).
+    /// first (one round trip) and skip the transfer when none has moved (`listRemoteForFetch`).
     public var skipsUnchangedRemote = false
 
     public init(prune: Bool = false, downloadTags: TagDownload = .auto, progress: ((TransferProgress) -> Bool)? = nil) {
@@ -125,7 +125,7 @@ extension Repository {
     /// copied to `refs/tags/` only where no local tag of that name exists: a local tag is never moved.
     @discardableResult
     public func fetch(remote: String, refspecs: [String] = [], options: FetchOptions = FetchOptions()) throws -> FetchReport {
-        try fetch(remote: remote, refspecs: refspecs, options: options) { active in
+        try fetch(remote: remote, refspecs: refspecs, options: options) { active, _ in
             let handle = try lookupRemote(remote)
             var fetchOptions = git_fetch_options()
             try check(git_fetch_options_init(&fetchOptions, UInt32(GIT_FETCH_OPTIONS_VERSION)), "git_fetch_options_init")
@@ -152,9 +152,11 @@ extension Repository {
 
     /// The same fetch with the transfer itself done by `transfer` (e.g. the git CLI), which is given the refspecs to
     /// fetch (empty: the remote's configured ones; with `.all`, the remote's configured ones and the tag mirror) and
-    /// must honour `options.prune`. Leftovers of interrupted fetches are removed first; mirrored tags are adopted after.
+    /// must honour `options.prune`, and is told whether the remote was just listed over protocol v0 (with
+    /// `skipsUnchangedRemote`, and its references had moved). Leftovers of interrupted fetches are removed first;
+    /// mirrored tags are adopted after.
     public func fetch(remote: String, refspecs: [String] = [], options: FetchOptions,
-                      transfer: (_ refspecs: [String]) throws -> Void) throws -> FetchReport {
+                      transfer: (_ refspecs: [String], _ listedOverV0: Bool) throws -> Void) throws -> FetchReport {
         // The url, read once per handle, says whether the remote exists; only a missing one is looked up, for libgit2's
         // error. (libgit2 before 1.6 leaks ~20 KiB per config entry on every lookup: README, "AOSP size".)
         if try remoteURL(remote) == nil { _ = try lookupRemote(remote) }
@@ -174,11 +176,12 @@ extension Repository {
             ? try fetchLocally(remote: remote, refspecs: active, prune: true, progress: options.progress)
             : false
         if !fetchedLocally {
-            if options.skipsUnchangedRemote && options.depth == 0
-                && fetchWouldChangeNothing(remote: remote, refspecs: active, prune: options.prune) {
+            let listing = options.skipsUnchangedRemote && options.depth == 0
+                ? listRemoteForFetch(remote: remote, refspecs: active, prune: options.prune) : .unknown
+            if listing == .unchanged {
                 report.remoteUnchanged = true
             } else {
-                try transfer(active)
+                try transfer(active, listing == .changed)
             }
         }
         report.fetchedInProcess = fetchedLocally

@@ -63,8 +63,12 @@ public struct GitCLIEngine: TransferEngine {
         let url = try repository.remoteURL(remote)
         var options = options
         options.skipsUnchangedRemote = Self.checksRemoteFirst(url)
-        return try repository.fetch(remote: remote, refspecs: refspecs, options: options) { [options] active in
+        return try repository.fetch(remote: remote, refspecs: refspecs, options: options) { [options] active, listedOverV0 in
             var arguments = ["-C", directory, "fetch", "--progress", "--no-recurse-submodules"]
+            // The server has just answered protocol v0, whose first answer is the reference list; over v2 that list is
+            // a second request. A fetch that has already paid for one listing takes the round trip less
+            // (docs/transfers.md, "A changed remote"). `MODKIT_REMOTE_CHECK=0` turns off the listing, and this with it.
+            if listedOverV0 { arguments = ["-c", "protocol.version=0"] + arguments }
             if options.prune { arguments.append("--prune") }
             if options.downloadTags != .auto { arguments.append("--no-tags") }
             // Nothing reads FETCH_HEAD, which would list every mirrored tag, rewritten on each sync (git 2.29+).
@@ -122,9 +126,10 @@ public struct GitCLIEngine: TransferEngine {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         process.standardInput = FileHandle.nullDevice
+        let ended = ProcessExit(process)
         guard (try? process.run()) != nil else { return nil }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        ended.wait()
         guard let word = text.split(separator: " ").first(where: { $0.first?.isNumber == true }) else { return nil }
         let numbers = word.split(separator: ".").prefix(2).compactMap { Int($0) }
         return numbers.count == 2 ? (numbers[0], numbers[1]) : nil
