@@ -1,6 +1,7 @@
 """git:// and smart HTTP servers on 127.0.0.1 for the heavy benchmark: `git daemon`, and `git http-backend`
 behind a small http.server CGI wrapper (this file run as a script). Both are context managers that stop
-their server on exit; GIT_TRACE_PACKET and the like in `env` reach git upload-pack."""
+their server on exit; GIT_TRACE_PACKET and the like in `env` reach git upload-pack. MODKIT_BENCH_SERVER_LOG=FILE
+appends the servers' own messages to FILE (git daemon with --verbose: each connection, "Too many children")."""
 
 import os
 import socket
@@ -13,6 +14,12 @@ def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def server_log():
+    """The file MODKIT_BENCH_SERVER_LOG names, opened for appending; None without it."""
+    path = os.environ.get("MODKIT_BENCH_SERVER_LOG")
+    return open(path, "a") if path else None
 
 
 def wait_listening(port, process, timeout=15):
@@ -42,8 +49,11 @@ class Server:
 
     def __enter__(self):
         port = free_port()
+        log = server_log()
         self.process = subprocess.Popen(self.command(port), env=self.env, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL, start_new_session=True)
+                                        stderr=log or subprocess.DEVNULL, start_new_session=True)
+        if log:
+            log.close()  # the server holds its own copy
         wait_listening(port, self.process)
         if self.shaping:
             # stdin is a pipe only we hold: the proxy stops when it closes, whatever ends this benchmark
@@ -75,8 +85,9 @@ class Server:
 class GitDaemon(Server):
     def command(self, port):
         exec_path = subprocess.run(["git", "--exec-path"], stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+        verbose = ["--verbose"] if os.environ.get("MODKIT_BENCH_SERVER_LOG") else []
         return [os.path.join(exec_path, "git-daemon"), "--reuseaddr", "--export-all", "--enable=receive-pack",
-                f"--base-path={self.root}", "--listen=127.0.0.1", f"--port={port}", self.root]
+                *verbose, f"--base-path={self.root}", "--listen=127.0.0.1", f"--port={port}", self.root]
 
     def base(self, port):
         return f"git://127.0.0.1:{port}"
