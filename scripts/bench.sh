@@ -16,13 +16,14 @@
 #     --bandwidth MBIT  the proxy's cap, shared by all connections each way (default 100, 0 for none)
 #     --changed K  update sync changes K repositories (default all; with --rtt a tenth of them)
 #   scripts/bench.sh --scale 100,500,1500 [--runs R] [--only status,noop,true,list,affected] [--git-jobs 4,8,16]
-#                    [--against BINARY]
+#                    [--against BINARY] [--layout lineage]
 #     --scale   issue 36: for each N the first N of one fixture of tiny repositories (file://), cloned by modkit and
 #               by plain git, then status, no-op sync, forall -c true, list and affected --since origin/main, each
 #               interleaved with git at xargs -P 4, 8 and 16 (ratio to the fastest); reports peak resident memory, and
 #               from one more untimed run the modkit process's peak open descriptors, threads and children (from /proc),
 #               the load average, and how time and memory per module grow from one N to the next (scripts/bench/scale.py);
-#               --against BINARY measures another modkit binary in the same interleaved run (an A/B)
+#               --against BINARY measures another modkit binary in the same interleaved run (an A/B);
+#               --layout lineage uses the names and checkout paths of LineageOS 21.0's 1,431 projects (lineage-21.0.tsv)
 #   scripts/bench.sh --reading [--runs R]
 #     --reading reading big one-line files: a 2,000-module flow-style modkit.yml, a 2,000-module snapshot,
 #               2,000-project west.yml and .repos, a repo manifest of 1,000 projects with 800 remove-project

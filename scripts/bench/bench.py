@@ -227,7 +227,7 @@ def verify(tools, fx, env, fsck=False, names=None):
     for tool in tools:
         wrong = []
         for name in names:
-            clone = os.path.join(tool.workspace, "Libs", name)
+            clone = os.path.join(tool.workspace, fx.paths[name] if isinstance(tool, ModkitTool) else os.path.join("Libs", name))
             if not os.path.isdir(clone):
                 wrong.append(name + " (missing)")
                 continue
@@ -235,7 +235,7 @@ def verify(tools, fx, env, fsck=False, names=None):
                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             if result.stdout.strip() != expected[name]:
                 wrong.append(name)
-            elif fsck and subprocess.run(["git", "fsck", "--no-progress"], cwd=os.path.join(tool.workspace, "Libs", name),
+            elif fsck and subprocess.run(["git", "fsck", "--no-progress"], cwd=clone,
                                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
                 wrong.append(name + " (git fsck)")
         if wrong:
@@ -277,6 +277,8 @@ def main():
     parser.add_argument("--scale", help="comma list of N (e.g. 100,500,1500): status, no-op sync, forall -c true, "
                         "list and affected at each N, with peak memory, descriptors and threads (scale.py)")
     parser.add_argument("--against", help="--scale: another modkit binary measured interleaved with --modkit (an A/B)")
+    parser.add_argument("--layout", choices=sorted(fixture.LAYOUTS), help="--scale: the names and paths of a real "
+                        "manifest's projects instead of Mod001… under Libs/ (lineage: LineageOS 21.0, 1,431 projects)")
     parser.add_argument("--heavy", action="store_true", help="the heavy fixture (heavy.py) instead of N tiny repositories")
     parser.add_argument("--heavy-size", type=float, default=100, help="MB of pack of the heavy fixture's largest repository")
     parser.add_argument("--transport", help="file, git, http, a comma list, or all (heavy: default git; tiny: file, "

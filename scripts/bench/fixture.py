@@ -19,12 +19,33 @@ def isolated_env(root):
     return env
 
 
+LAYOUTS = {"lineage": "lineage-21.0.tsv"}
+
+
+def layout(name):
+    """(module, repository, path) of every project of a real manifest (`LAYOUTS`), in its order."""
+    rows = []
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), LAYOUTS[name])) as handle:
+        for line in handle:
+            if line.strip() and not line.startswith("#"):
+                rows.append(tuple(line.rstrip("\n").split("\t")))
+    return rows
+
+
 class Fixture:
-    def __init__(self, root, count, env):
+    """`count` tiny repositories: Mod001… under Libs/, or with `layout` (rows of `layout()`) the first `count` projects of
+    a real manifest, each a bare repository at remotes/<repository>.git checked out at its own path."""
+
+    def __init__(self, root, count, env, layout=None):
         self.root = root
         self.count = count
         self.env = env
-        self.names = [f"Mod{index:03d}" for index in range(1, count + 1)]
+        rows = layout[:count] if layout else [(f"Mod{i:03d}", f"Mod{i:03d}", f"Libs/Mod{i:03d}") for i in range(1, count + 1)]
+        if len(rows) < count:
+            raise SystemExit(f"the layout has {len(rows)} projects, fewer than {count}")
+        self.names = [repository for _, repository, _ in rows]
+        self.modules = {repository: module for module, repository, _ in rows}
+        self.paths = {repository: path for _, repository, path in rows}
         self.remotes = os.path.join(root, "remotes")
         self.sources = os.path.join(root, "src")
         self.url_base = f"file://{self.remotes}"
@@ -74,14 +95,14 @@ class Fixture:
             self.git("push", "-q", "origin", "HEAD:main", cwd=work)
 
     def workspace(self, label, count):
-        """A modkit workspace listing the first `count` modules under Libs/."""
+        """A modkit workspace listing the first `count` modules, each at its path (Libs/<name> without a layout)."""
         path = os.path.join(self.root, label)
         os.makedirs(path, exist_ok=True)
         with open(os.path.join(path, "modkit.yml"), "w") as manifest:
             manifest.write(f"version: 1\nworkspace: Bench\ndefaults:\n  url-base: {self.url_base}\n"
                            "  revision: main\nmodules:\n")
             for name in self.names[:count]:
-                manifest.write(f"  - name: {name}\n    url: {name}.git\n    path: Libs/{name}\n")
+                manifest.write(f"  - name: {self.modules[name]}\n    url: {name}.git\n    path: {self.paths[name]}\n")
         return path
 
     def plain_workspace(self, label):

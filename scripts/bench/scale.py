@@ -27,7 +27,7 @@ def run_scale(options, root):
     git_jobs = [int(value) for value in options.git_jobs.split(",")] if options.git_jobs else [4, 8, 16]
     jobs = int(options.jobs) if options.jobs and options.jobs != "0" else None
     only = options.only.split(",") if options.only else None
-    fx = fixture.Fixture(root, max(counts), env)
+    fx = fixture.Fixture(root, max(counts), env, layout=fixture.layout(options.layout) if options.layout else None)
     start = time.perf_counter()
     fx.build(jobs=2 * cores)
     print(f"fixture: {fx.count} repositories under {root} in {time.perf_counter() - start:.0f}s", file=sys.stderr,
