@@ -51,6 +51,32 @@ import Testing
         #expect(!dates.isEmpty && dates.values.allSatisfy { $0 == old })
     }
 
+    /// The wait into the next second comes once, after the last Swift guard of the run, however many units it wrote;
+    /// never when only C headers, or nothing, changed, and never for a check.
+    @Test func aRunThatWritesSwiftGuardsSettlesOnceAfterTheLastOne() throws {
+        let root = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        var settled: [Int] = []
+        func run(core: String, mode: GuardMode, modules: [GuardModule]? = nil) -> [ModuleResult<GuardFacts>] {
+            GuardRun.run(modules ?? workspace(root, core: core), generatedDir: "Generated", mode: mode, root: root) {
+                // Every file of the run is on disk when it waits.
+                settled.append((try? FileManager.default.subpathsOfDirectory(atPath: root.path).filter { $0.hasSuffix("Version.swift") }.count) ?? -1)
+            }
+        }
+        #expect(run(core: "1.0.1", mode: .write).map(\.written.count) == [2, 2, 1])
+        #expect(settled == [2])
+        #expect(run(core: "1.0.2", mode: .check).allSatisfy { $0.outcome == .updated })
+        #expect(run(core: "1.0.1", mode: .write).allSatisfy { $0.written.isEmpty })
+        #expect(settled == [2], "a check, or a run with nothing to write, waited")
+        // Only Legacy's C header changes: no Swift guard, no wait.
+        var modules = workspace(root, core: "1.0.1")
+        modules[2].version = version("0.9.1")
+        #expect(run(core: "1.0.1", mode: .write, modules: modules).map(\.written.count) == [0, 0, 1])
+        #expect(settled == [2])
+        #expect(run(core: "1.0.2", mode: .write).map(\.written.count) == [2, 2, 1])
+        #expect(settled == [2, 2])
+    }
+
     @Test func specsRequireCurrentWorkspaceVersionsAndReportUnknownOnes() throws {
         let root = URL(fileURLWithPath: "/w")
         var modules = workspace(root, core: "1.0.1")

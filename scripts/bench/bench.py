@@ -56,7 +56,8 @@ class ModkitTool(Tool):
 
 
 class GitTool(Tool):
-    """Plain git, one process per repository, xargs -P<cores> wide."""
+    """Plain git, one process per repository, xargs -P<cores> wide; each repository is cloned at Libs/<name>, with any
+    "/" of the name as "__" (a repository name may lie inside another's)."""
 
     def __init__(self, workspace, modules, url_base, parallel):
         super().__init__(f"git xargs -P{parallel}", workspace)
@@ -64,30 +65,35 @@ class GitTool(Tool):
         self.url_base = url_base
         self.parallel = parallel
 
+    @staticmethod
+    def checkout(name):
+        return "Libs/" + name.replace("/", "__")
+
     def xargs(self, script, env):
-        lines = "\n".join(self.modules) + "\n"
-        return timed(["xargs", f"-P{self.parallel}", "-I{}", "sh", "-c", script], self.workspace, env, input=lines)
+        """Runs `script` (sh) once per repository, with its name in $1 and its clone in $2."""
+        lines = "".join(f"{name} {self.checkout(name)}\n" for name in self.modules)
+        return timed(["xargs", f"-P{self.parallel}", "-L1", "sh", "-c", script, "sh"], self.workspace, env, input=lines)
 
     def fresh(self, env):
         remove_clones(self.workspace)
-        return self.xargs(f"git clone -q -b main {self.url_base}/{{}}.git Libs/{{}}", env)
+        return self.xargs(f'git clone -q -b main {self.url_base}/"$1".git "$2"', env)
 
     def sync(self, env):
-        return self.xargs("git -C Libs/{} fetch -q origin && git -C Libs/{} merge -q --ff-only @{u}", env)
+        return self.xargs('git -C "$2" fetch -q origin && git -C "$2" merge -q --ff-only @{u}', env)
 
     def status(self, env):
-        return self.xargs("git -C Libs/{} status --porcelain=v2 --branch >/dev/null", env)
+        return self.xargs('git -C "$2" status --porcelain=v2 --branch >/dev/null', env)
 
     def forall(self, env):
-        return self.xargs("cd Libs/{} && git rev-parse HEAD", env)
+        return self.xargs('cd "$2" && git rev-parse HEAD', env)
 
     def forall_true(self, env):
-        return self.xargs("cd Libs/{} && true", env)
+        return self.xargs('cd "$2" && true', env)
 
     def affected(self, env):
         # what `modkit affected --since origin/main` asks of each repository: commits since the merge base, and
         # whether tracked files changed
-        return self.xargs("cd Libs/{} && git rev-list --count $(git merge-base HEAD origin/main)..HEAD >/dev/null && "
+        return self.xargs('cd "$2" && git rev-list --count $(git merge-base HEAD origin/main)..HEAD >/dev/null && '
                           "git status --porcelain --untracked-files=no >/dev/null", env)
 
 
@@ -227,7 +233,7 @@ def verify(tools, fx, env, fsck=False, names=None):
     for tool in tools:
         wrong = []
         for name in names:
-            clone = os.path.join(tool.workspace, fx.paths[name] if isinstance(tool, ModkitTool) else os.path.join("Libs", name))
+            clone = os.path.join(tool.workspace, fx.paths[name] if isinstance(tool, ModkitTool) else GitTool.checkout(name))
             if not os.path.isdir(clone):
                 wrong.append(name + " (missing)")
                 continue

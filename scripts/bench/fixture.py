@@ -70,9 +70,14 @@ class Fixture:
         with ThreadPoolExecutor(jobs) as pool:
             list(pool.map(lambda name: self.make_module(template, name), self.names))
 
+    def source(self, name):
+        """The work tree that makes `name`'s remote: one flat folder each, as a repository name may lie inside another's
+        (LineageOS has `LineageOS/android` and `LineageOS/android/…`)."""
+        return os.path.join(self.sources, name.replace("/", "__"))
+
     def make_module(self, template, name):
         """One module's source clone and its bare remote, from the template."""
-        work = os.path.join(self.sources, name)
+        work = self.source(name)
         self.git("clone", "-q", template, work)
         with open(os.path.join(work, "VERSION"), "w") as handle:
             handle.write("1.0.0\n")
@@ -87,7 +92,7 @@ class Fixture:
         """One new commit on main in every remote, or in `changed` of them spread over the list (not timed)."""
         step = max(1, len(self.names) // changed) if changed else 1
         for name in self.names[::step][:changed or len(self.names)]:
-            work = os.path.join(self.sources, name)
+            work = self.source(name)
             with open(os.path.join(work, "CHANGES.md"), "a") as handle:
                 handle.write(f"change {round_index}\n")
             self.git("add", "-A", cwd=work)

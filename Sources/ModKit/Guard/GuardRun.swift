@@ -71,11 +71,11 @@ public enum GuardRun {
 
     /// Plans every unit of the modules in `selected` (all when nil) and, in `.write` mode, writes what changed; one module's failure does not stop the others.
     /// Paths in the results are relative to `root` (absolute without it). After the last write of a Swift guard it waits
-    /// into the next second once (`GuardWriter.settle()`), not once per unit: 9 pods took 8 s when each waited.
+    /// into the next second once (`settle`, `GuardWriter.settle()`), not once per unit: 9 pods took 8 s when each waited.
     public static func run(_ workspace: [GuardModule], selected: Set<String>? = nil, generatedDir: String, mode: GuardMode,
-                           root: URL? = nil) -> [ModuleResult<GuardFacts>] {
+                           root: URL? = nil, settle: () -> Void = GuardWriter.settle) -> [ModuleResult<GuardFacts>] {
         let results = planAndWrite(workspace, selected: selected, generatedDir: generatedDir, mode: mode, root: root)
-        if results.contains(where: { $0.written.contains { $0.language == .swift } }) { GuardWriter.settle() }
+        if results.contains(where: { $0.written.contains { $0.language == .swift } }) { settle() }
         return results
     }
 
