@@ -60,8 +60,9 @@ class GitTool(Tool):
     "/" of the name as "__" (a repository name may lie inside another's)."""
 
     def __init__(self, workspace, modules, url_base, parallel):
+        """`modules`: repository names, or (repository, module) pairs where one repository has several clones."""
         super().__init__(f"git xargs -P{parallel}", workspace)
-        self.modules = modules
+        self.modules = [(module, module) if isinstance(module, str) else module for module in modules]
         self.url_base = url_base
         self.parallel = parallel
 
@@ -71,7 +72,7 @@ class GitTool(Tool):
 
     def xargs(self, script, env):
         """Runs `script` (sh) once per repository, with its name in $1 and its clone in $2."""
-        lines = "".join(f"{name} {self.checkout(name)}\n" for name in self.modules)
+        lines = "".join(f"{repository} {self.checkout(module)}\n" for repository, module in self.modules)
         return timed(["xargs", f"-P{self.parallel}", "-L1", "sh", "-c", script, "sh"], self.workspace, env, input=lines)
 
     def fresh(self, env):
@@ -220,32 +221,32 @@ def print_table(samples, tools, baseline):
         print(f"  {tool.name}: " + ", ".join(spreads))
 
 
-def verify(tools, fx, env, fsck=False, names=None):
-    """After the runs every tool's clones of `names` (default: all) must be at the remotes' newest commit (and, with
-    `fsck`, pass `git fsck`); says where not, and returns how many clones are wrong."""
-    names = names or fx.names
+def verify(tools, fx, env, fsck=False, names=None, rows=None):
+    """After the runs every tool's clones of `rows` (fx.rows; with `names`, the rows of those repositories) must be at
+    the remotes' newest commit (and, with `fsck`, pass `git fsck`); says where not, and returns how many are wrong."""
+    rows = rows or [row for row in fx.rows if names is None or row[1] in names]
     expected = {}
     wrong_total = 0
-    for name in names:
-        result = subprocess.run(["git", "rev-parse", "main"], cwd=os.path.join(fx.remotes, f"{name}.git"), env=env,
+    for repository in dict.fromkeys(repository for _, repository, _ in rows):
+        result = subprocess.run(["git", "rev-parse", "main"], cwd=os.path.join(fx.remotes, f"{repository}.git"), env=env,
                                 stdout=subprocess.PIPE, text=True, check=True)
-        expected[name] = result.stdout.strip()
+        expected[repository] = result.stdout.strip()
     for tool in tools:
         wrong = []
-        for name in names:
-            clone = os.path.join(tool.workspace, fx.paths[name] if isinstance(tool, ModkitTool) else GitTool.checkout(name))
+        for module, repository, checkout in rows:
+            clone = os.path.join(tool.workspace, checkout if isinstance(tool, ModkitTool) else GitTool.checkout(module))
             if not os.path.isdir(clone):
-                wrong.append(name + " (missing)")
+                wrong.append(module + " (missing)")
                 continue
             result = subprocess.run(["git", "rev-parse", "HEAD"], cwd=clone,
                                     env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-            if result.stdout.strip() != expected[name]:
-                wrong.append(name)
+            if result.stdout.strip() != expected[repository]:
+                wrong.append(module)
             elif fsck and subprocess.run(["git", "fsck", "--no-progress"], cwd=clone,
                                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
-                wrong.append(name + " (git fsck)")
+                wrong.append(module + " (git fsck)")
         if wrong:
-            print(f"  warning: {tool.name} left {len(wrong)} of {len(names)} repositories off the remote's "
+            print(f"  warning: {tool.name} left {len(wrong)} of {len(rows)} clones off the remote's "
                   f"newest commit (e.g. {wrong[0]})", file=sys.stderr)
         wrong_total += len(wrong)
     return wrong_total

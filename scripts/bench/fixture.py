@@ -34,18 +34,18 @@ def layout(name):
 
 class Fixture:
     """`count` tiny repositories: Mod001… under Libs/, or with `layout` (rows of `layout()`) the first `count` projects of
-    a real manifest, each a bare repository at remotes/<repository>.git checked out at its own path."""
+    a real manifest, each checked out at its own path from a bare repository at remotes/<repository>.git (a repository
+    the manifest checks out at several paths is one remote, as there). `rows` are (module, repository, path);
+    `names` the repositories, each once."""
 
     def __init__(self, root, count, env, layout=None):
         self.root = root
         self.count = count
         self.env = env
-        rows = layout[:count] if layout else [(f"Mod{i:03d}", f"Mod{i:03d}", f"Libs/Mod{i:03d}") for i in range(1, count + 1)]
-        if len(rows) < count:
-            raise SystemExit(f"the layout has {len(rows)} projects, fewer than {count}")
-        self.names = [repository for _, repository, _ in rows]
-        self.modules = {repository: module for module, repository, _ in rows}
-        self.paths = {repository: path for _, repository, path in rows}
+        self.rows = layout[:count] if layout else [(f"Mod{i:03d}", f"Mod{i:03d}", f"Libs/Mod{i:03d}") for i in range(1, count + 1)]
+        if len(self.rows) < count:
+            raise SystemExit(f"the layout has {len(self.rows)} projects, fewer than {count}")
+        self.names = list(dict.fromkeys(repository for _, repository, _ in self.rows))
         self.remotes = os.path.join(root, "remotes")
         self.sources = os.path.join(root, "src")
         self.url_base = f"file://{self.remotes}"
@@ -106,8 +106,8 @@ class Fixture:
         with open(os.path.join(path, "modkit.yml"), "w") as manifest:
             manifest.write(f"version: 1\nworkspace: Bench\ndefaults:\n  url-base: {self.url_base}\n"
                            "  revision: main\nmodules:\n")
-            for name in self.names[:count]:
-                manifest.write(f"  - name: {self.modules[name]}\n    url: {name}.git\n    path: {self.paths[name]}\n")
+            for module, repository, checkout in self.rows[:count]:
+                manifest.write(f"  - name: {module}\n    url: {repository}.git\n    path: {checkout}\n")
         return path
 
     def plain_workspace(self, label):

@@ -21,6 +21,7 @@ class HeavyFixture(fixture.Fixture):
     def __init__(self, root, size_mb, env):
         super().__init__(root, 0, env)
         self.names = heavy.names()
+        self.rows = [(name, name, f"Libs/{name}") for name in self.names]
         self.count = len(self.names)
         self.size_mb = size_mb
 

@@ -34,7 +34,7 @@ def run_scale(options, root):
           flush=True)
     results = {}
     for count in counts:
-        names = fx.names[:count]
+        rows = fx.rows[:count]
         fx.root = os.path.join(root, f"n{count}")
         os.makedirs(fx.root, exist_ok=True)
         modkit = bench.ModkitTool(options.modkit, fx.workspace("modkit", count), jobs)
@@ -43,7 +43,8 @@ def run_scale(options, root):
             others = [bench.ModkitTool(os.path.abspath(options.against), fx.workspace("against", count), jobs)]
             others[0].name = "modkit (against)"
         shared = fx.plain_workspace("git")
-        gits = [bench.GitTool(shared, names, fx.url_base, parallel) for parallel in git_jobs]
+        gits = [bench.GitTool(shared, [(repository, module) for module, repository, _ in rows], fx.url_base, parallel)
+                for parallel in git_jobs]
         before = load()
         # the clones every operation works on (one run each, reported but not the point here)
         fresh = {tool.name: tool.fresh(env) for tool in [modkit] + others + gits[-1:]}
@@ -62,7 +63,7 @@ def run_scale(options, root):
                 sampled[label] = (timing.last_peak_fds, timing.last_peak_threads, timing.last_peak_children)
         finally:
             timing.sampling = False
-        wrong = bench.verify([modkit] + others + gits[:1], fx, env, names=names)
+        wrong = bench.verify([modkit] + others + gits[:1], fx, env, rows=rows)
         results[count] = dict(samples=samples, peaks=peaks, sampled=sampled, load=f"{before} → {load()}",
                               wrong=wrong, modkit=modkit.name, gits=[git.name for git in gits],
                               against=others[0].name if others else None)
