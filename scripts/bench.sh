@@ -11,7 +11,8 @@
 #     --debug   use the debug build instead of building a release binary
 #   scripts/bench.sh [N | --heavy …] --rtt MS [--bandwidth MBIT] [--changed K] [--git-jobs 4,8,16]
 #     --rtt MS  serve git daemon and smart HTTP through scripts/bench/latency_proxy.py on 127.0.0.1: MS round trip
-#               (half each way) and MS of connection set-up; transports git,http unless --transport says otherwise;
+#               (half each way) and MS of connection set-up; transports git,http unless --transport says otherwise
+#               (--transport ssh: Debian's sshd with keys made for the run, MaxStartups 100);
 #               plain git runs at xargs -P 4, 8 and 16 and every ratio is to the fastest of them; clones get git fsck
 #     --bandwidth MBIT  the proxy's cap, shared by all connections each way (default 100, 0 for none)
 #     --changed K  update sync changes K repositories (default all; with --rtt a tenth of them)

@@ -328,7 +328,7 @@ def main():
     import servers
     for transport in transports:
         if transport not in servers.TRANSPORTS or (shaping and transport == "file"):
-            raise SystemExit(f"unknown transport {transport!r}: use file, git or http (--rtt: git or http)")
+            raise SystemExit(f"unknown transport {transport!r}: use file, git, http or ssh (--rtt: git, http or ssh)")
     git_jobs = [int(value) for value in options.git_jobs.split(",")] if options.git_jobs else \
         ([4, 8, 16] if shaping else [cores])
     try:

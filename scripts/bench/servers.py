@@ -101,6 +101,55 @@ class HTTPBackend(Server):
         return f"http://127.0.0.1:{port}"
 
 
+class SSHServer(Server):
+    """Debian's sshd on 127.0.0.1 with keys made for this run: the client key goes to the fixture's HOME/.ssh (where
+    modkit looks) and, with a known_hosts naming the server's key, into GIT_SSH_COMMAND for plain git (OpenSSH reads
+    the password database's home, not HOME). MaxStartups is raised to 100: a hosting service's sshd takes a burst of
+    handshakes, where Debian's default (10:30:100) drops them at random past 10, and plain git runs up to 16 at once."""
+
+    def __enter__(self):
+        sshd = "/usr/sbin/sshd"
+        if not os.access(sshd, os.X_OK):
+            raise SystemExit("--transport ssh needs sshd (apt-get install openssh-server)")
+        self.keys = os.path.join(os.path.dirname(os.path.abspath(self.root)), "ssh")
+        os.makedirs(self.keys, exist_ok=True)
+        os.makedirs("/run/sshd", exist_ok=True)  # sshd's privilege separation directory
+        for name in ("host_key", "client_key"):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(self.keys, name)], check=True)
+        home_ssh = os.path.join(self.env["HOME"], ".ssh")
+        os.makedirs(home_ssh, mode=0o700, exist_ok=True)
+        for suffix in ("", ".pub"):
+            with open(os.path.join(self.keys, "client_key" + suffix)) as source:
+                text = source.read()
+            target = os.path.join(home_ssh, "id_ed25519" + suffix)
+            with open(target, "w") as handle:
+                handle.write(text)
+            os.chmod(target, 0o600)
+        super().__enter__()
+        port = int(self.url_base.split(":")[2].split("/")[0])
+        with open(os.path.join(self.keys, "host_key.pub")) as handle:
+            host_key = " ".join(handle.read().split()[:2])
+        known_hosts = os.path.join(home_ssh, "known_hosts")
+        with open(known_hosts, "w") as handle:
+            handle.write(f"[127.0.0.1]:{port} {host_key}\n")
+        self.env["GIT_SSH_COMMAND"] = (f"ssh -i {os.path.join(home_ssh, 'id_ed25519')} -o UserKnownHostsFile={known_hosts} "
+                                       "-o StrictHostKeyChecking=yes -o BatchMode=yes -o IdentitiesOnly=yes")
+        return self
+
+    def command(self, port):
+        config = os.path.join(self.keys, "sshd_config")
+        with open(config, "w") as handle:
+            handle.write(f"ListenAddress 127.0.0.1\nPort {port}\nHostKey {os.path.join(self.keys, 'host_key')}\n"
+                         f"AuthorizedKeysFile {os.path.join(self.keys, 'client_key.pub')}\nStrictModes no\nUsePAM no\n"
+                         "PermitRootLogin yes\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+                         "PidFile none\nMaxStartups 100\n")
+        return ["/usr/sbin/sshd", "-D", "-e", "-f", config]
+
+    def base(self, port):
+        import getpass
+        return f"ssh://{getpass.getuser()}@127.0.0.1:{port}{os.path.abspath(self.root)}"
+
+
 class FileTransport:
     """file:// needs no server."""
 
@@ -114,7 +163,7 @@ class FileTransport:
         pass
 
 
-TRANSPORTS = {"file": FileTransport, "git": GitDaemon, "http": HTTPBackend}
+TRANSPORTS = {"file": FileTransport, "git": GitDaemon, "http": HTTPBackend, "ssh": SSHServer}
 
 
 def describe(shaping):
