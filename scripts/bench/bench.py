@@ -221,10 +221,10 @@ def print_table(samples, tools, baseline):
         print(f"  {tool.name}: " + ", ".join(spreads))
 
 
-def verify(tools, fx, env, fsck=False, names=None, rows=None):
-    """After the runs every tool's clones of `rows` (fx.rows; with `names`, the rows of those repositories) must be at
-    the remotes' newest commit (and, with `fsck`, pass `git fsck`); says where not, and returns how many are wrong."""
-    rows = rows or [row for row in fx.rows if names is None or row[1] in names]
+def verify(tools, fx, env, fsck=False, rows=None):
+    """After the runs every tool's clones of `rows` (default fx.rows) must be at the remotes' newest commit (and, with
+    `fsck`, pass `git fsck`); says where not, and returns how many are wrong."""
+    rows = rows or fx.rows
     expected = {}
     wrong_total = 0
     for repository in dict.fromkeys(repository for _, repository, _ in rows):

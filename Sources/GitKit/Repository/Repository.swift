@@ -86,12 +86,7 @@ public final class Repository {
 
     /// Reads a config value as git sees it for this repository (local, then global, XDG and system); nil when unset.
     public func configString(_ key: String) throws -> String? {
-        let config = try configSnapshot()
-        return try nilIfNotFound { () throws(GitError) -> String in
-            var buf = git_buf()
-            try check(git_config_get_string_buf(&buf, config.pointer, key), "git_config_get_string_buf")
-            return takeBuf(&buf)
-        }
+        try configSnapshot().string(key)
     }
 }
 
@@ -167,5 +162,16 @@ extension Repository {
     /// The directory shared by every work tree of the repository (`.git` of the main one), without a trailing slash.
     var commonDir: String {
         String(cString: git_repository_commondir(pointer)).withoutTrailingSlash
+    }
+}
+
+extension ConfigHandle {
+    /// The value of `key` in this configuration (the last one git would read); nil when it is unset.
+    func string(_ key: String) throws(GitError) -> String? {
+        try nilIfNotFound { () throws(GitError) -> String in
+            var buf = git_buf()
+            try check(git_config_get_string_buf(&buf, pointer, key), "git_config_get_string_buf")
+            return takeBuf(&buf)
+        }
     }
 }

@@ -89,11 +89,7 @@ extension Repository {
     /// before libgit2 1.6: README, "AOSP size"). nil when the remote has no url.
     func configuredRemoteURL(_ name: String) throws(GitError) -> String? {
         let config = try configSnapshot()
-        guard let url = try nilIfNotFound({ () throws(GitError) -> String in
-            var buf = git_buf()
-            try check(git_config_get_string_buf(&buf, config.pointer, "remote.\(name).url"), "git_config_get_string_buf")
-            return takeBuf(&buf)
-        }) else { return nil }
+        guard let url = try config.string("remote.\(name).url") else { return nil }
         // Every entry, in the order libgit2's own scan visits them: the first of the longest prefixes wins.
         let entries = try configEntries(try make("git_config_iterator_new") { git_config_iterator_new(&$0, config.pointer) })
         var best: (prefix: String, base: String)?

@@ -8,18 +8,11 @@ extension Repository {
     /// time); a merge outside `refs/heads/` or an unusual refspec takes that slower path.
     public func tracking(ofBranch branch: String) throws -> (upstream: String, target: OID?)? {
         let config = try configSnapshot()
-        func value(_ key: String) throws(GitError) -> String? {
-            try nilIfNotFound { () throws(GitError) -> String in
-                var buf = git_buf()
-                try check(git_config_get_string_buf(&buf, config.pointer, key), "git_config_get_string_buf")
-                return takeBuf(&buf)
-            }
-        }
         func loadingRemote() throws -> (upstream: String, target: OID?)? {
             guard let slow = try upstreamByLoadingRemote(ofBranch: branch) else { return nil }
             return (slow, try? resolveCommit("refs/remotes/\(slow)"))
         }
-        guard let remote = try value("branch.\(branch).remote"), let merge = try value("branch.\(branch).merge") else { return nil }
+        guard let remote = try config.string("branch.\(branch).remote"), let merge = try config.string("branch.\(branch).merge") else { return nil }
         guard merge.hasPrefix("refs/heads/") else { return try loadingRemote() }
         let mergedBranch = String(merge.dropFirst("refs/heads/".count))
         let reference: String
@@ -29,7 +22,7 @@ extension Repository {
             upstream = mergedBranch
         } else {
             let standard = "refs/heads/*:refs/remotes/\(remote)/*"
-            guard let fetch = try value("remote.\(remote).fetch"), fetch == standard || fetch == "+" + standard else {
+            guard let fetch = try config.string("remote.\(remote).fetch"), fetch == standard || fetch == "+" + standard else {
                 return try loadingRemote()
             }
             reference = "refs/remotes/\(remote)/\(mergedBranch)"
