@@ -23,8 +23,10 @@ let package = Package(
         ),
         // Defers the certificate bundle an mbedTLS-backed libgit2 parses at start-up until a network operation needs it.
         .target(name: "CTrustDeferral"),
+        // A read-only reference database in memory: the commits a fetch over an open connection offers as common history.
+        .target(name: "CNegotiationRefdb", dependencies: ["CLibgit2"]),
         // Swift API over libgit2: repositories, clone/fetch/push, refs, tags, status. No C types in its API.
-        .target(name: "GitKit", dependencies: ["CLibgit2", "CTrustDeferral"]),
+        .target(name: "GitKit", dependencies: ["CLibgit2", "CTrustDeferral", "CNegotiationRefdb"]),
         // YAML documents as Swift node trees that remember the line and column of every node.
         .target(name: "YAMLKit", dependencies: ["CYAML"]),
         // Spec files (podspec, Podfile, Package.swift, Cartfile, lock files): read requirements, rewrite them surgically.

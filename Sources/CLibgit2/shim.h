@@ -82,4 +82,8 @@ static inline int modkit_unblock_signal(int signal_number) {
     return pthread_sigmask(SIG_UNBLOCK, &set, NULL);
 }
 
+/* A read-only reference database of `count` fixed direct references, held in memory (CNegotiationRefdb). */
+int modkit_fixed_refdb_new(git_refdb **out, git_repository *repository, const char *const *names, const git_oid *ids,
+                           size_t count);
+
 #endif

@@ -287,5 +287,5 @@ import Testing
 }
 
 extension LocalFetch: CustomTestStringConvertible {
-    public var testDescription: String { "LocalFetch(\(updates.map(\.name)), deleting \(deletions))" }
+    public var testDescription: String { "LocalFetch(\(updates.map(\.name)), deleting \(plan.deletions))" }
 }

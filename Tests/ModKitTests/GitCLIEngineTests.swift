@@ -175,12 +175,13 @@ final class ProgressLog: @unchecked Sendable {
         #expect(try sandbox.git("-C", "clone", "fsck", "--no-progress").isEmpty)
     }
 
-    /// Over git:// the remote is listed in-process first: with nothing new no git runs at all; with a new commit one
-    /// `git fetch` runs, and it speaks protocol v0 (the listing just proved the server speaks it, and v2 would ask for the
-    /// reference list a second time), as git's own packet trace shows.
+    /// Over git:// the remote is listed in-process first. With nothing new no git runs at all. With a new commit the
+    /// download runs over the listing's own connection, again without git. With fast paths off (`modkit.fastPaths`)
+    /// one `git fetch` runs, and it speaks protocol v0 (the listing just proved the server speaks it, and v2 would ask
+    /// for the reference list a second time), as git's own packet trace shows.
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/lib/git-core/git-daemon")
                    || FileManager.default.isExecutableFile(atPath: "/usr/libexec/git-core/git-daemon")))
-    func aListedRemoteIsFetchedOnlyWhenItMovedAndThenOverProtocolV0() throws {
+    func aListedRemoteIsFetchedOnlyWhenItMovedOverTheSameConnectionOrByGitOverProtocolV0() throws {
         let sandbox = try TransferSandbox()
         let daemon = try LoopbackGitDaemon(serving: sandbox.root)
         defer { daemon.stop() }
@@ -205,10 +206,20 @@ final class ProgressLog: @unchecked Sendable {
         #expect(fetches().isEmpty, "\(fetches())")
 
         let newer = try sandbox.commit("moved.txt", "moved\n", push: true)
+        let overListing = try engine.fetch(repository, remote: "origin", refspecs: [], options: options)
+        #expect(overListing.fetchedOverListing && !overListing.remoteUnchanged)
+        #expect(fetches().isEmpty, "\(fetches())")
+        #expect(try sandbox.git("-C", "clone", "rev-parse", "origin/main") == newer)
+        #expect(try sandbox.git("-C", "clone", "cat-file", "-p", "origin/main:moved.txt") == "moved")
+        #expect(try sandbox.git("-C", "clone", "reflog", "-1", "--format=%gs", "refs/remotes/origin/main") == "fetch origin: fast-forward")
+        #expect(try sandbox.git("-C", "clone", "fsck", "--no-progress", "--strict").isEmpty)
+
+        try sandbox.git("-C", "clone", "config", "modkit.fastPaths", "false")
+        let newest = try sandbox.commit("moved.txt", "moved again\n", push: true)
         try? FileManager.default.removeItem(atPath: sandbox.path("packets.log"))
         let moved = try engine.fetch(repository, remote: "origin", refspecs: [], options: options)
-        #expect(!moved.remoteUnchanged)
-        #expect(try sandbox.git("-C", "clone", "rev-parse", "origin/main") == newer)
+        #expect(!moved.remoteUnchanged && !moved.fetchedOverListing)
+        #expect(try sandbox.git("-C", "clone", "rev-parse", "origin/main") == newest)
         #expect(try sandbox.git("-C", "clone", "fsck", "--no-progress", "--strict").isEmpty)
         let ran = fetches()
         #expect(ran.count == 1 && ran[0].hasPrefix("-c protocol.version=0 "), "\(ran)")
@@ -216,6 +227,60 @@ final class ProgressLog: @unchecked Sendable {
         // Over v0 the server's first line names a reference and its capabilities; over v2 it says "version 2".
         #expect(packets.contains("multi_ack"), "\(packets.prefix(2_000))")
         #expect(!packets.contains("version 2"), "\(packets.prefix(2_000))")
+    }
+
+    /// The fetch over the listing's connection leaves what `git fetch` leaves: the same references, the same loose
+    /// objects (one new commit on main, a new branch, a new annotated tag, a deleted stale branch), and no more. The
+    /// remote has 25 stale feature branches, where libgit2 1.5 offering every reference here would have downloaded
+    /// whole branches again (docs/transfers.md); the fetch offers where the moved references were.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/lib/git-core/git-daemon")
+                   || FileManager.default.isExecutableFile(atPath: "/usr/libexec/git-core/git-daemon")))
+    func aFetchOverTheListingsConnectionLeavesWhatGitsFetchLeaves() throws {
+        let sandbox = try TransferSandbox()
+        for index in 4...40 { try sandbox.commit("history\(index).txt", String(repeating: "line \(index)\n", count: index)) }
+        for branch in 1...25 {
+            try sandbox.git("-C", "work", "checkout", "-q", "-b", "feature/\(branch)", "main~\(10 + branch)")
+            try sandbox.commit("feature\(branch).txt", "feature \(branch)\n")
+        }
+        try sandbox.git("-C", "work", "checkout", "-q", "main")
+        try sandbox.git("-C", "work", "push", "-q", "origin", "--all")
+        let daemon = try LoopbackGitDaemon(serving: sandbox.root)
+        defer { daemon.stop() }
+        let refspecs = ["+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/modkit/remote-tags/origin/*"]
+        let options = FetchOptions(prune: true, downloadTags: .all)
+        let repository = try engine.clone(url: daemon.url("remote.git"), to: sandbox.path("modkit"), remote: "origin", options: TransferOptions())
+        _ = try engine.fetch(repository, remote: "origin", refspecs: [], options: options)
+        try sandbox.git("clone", "-q", daemon.url("remote.git"), "git")
+        try sandbox.git("-C", "git", "fetch", "-q", "--prune", "--no-tags", "origin", refspecs[0], refspecs[1])
+
+        try sandbox.commit("new.txt", "new on main\n")
+        try sandbox.git("-C", "work", "tag", "-a", "v2", "-m", "Version 2")
+        try sandbox.git("-C", "work", "checkout", "-q", "-b", "topic")
+        try sandbox.commit("topic.txt", "topic\n")
+        try sandbox.git("-C", "work", "checkout", "-q", "main")
+        try sandbox.git("-C", "work", "push", "-q", "origin", "main", "topic", "v2", ":feature/3")
+
+        let report = try engine.fetch(repository, remote: "origin", refspecs: [], options: options)
+        #expect(report.fetchedOverListing)
+        try sandbox.git("-C", "git", "fetch", "-q", "--prune", "--no-tags", "origin", refspecs[0], refspecs[1])
+        func references(_ clone: String) throws -> String {
+            try sandbox.git("-C", clone, "for-each-ref", "--format=%(refname) %(objectname)", "refs/remotes", "refs/modkit")
+        }
+        #expect(try references("modkit") == references("git"))
+        #expect(try !references("modkit").contains("feature/3 "))
+        func looseObjects(_ clone: String) throws -> [String] {
+            let objects = sandbox.path(clone + "/.git/objects")
+            return try FileManager.default.contentsOfDirectory(atPath: objects).filter { $0.count == 2 }.flatMap { directory in
+                try FileManager.default.contentsOfDirectory(atPath: objects + "/" + directory).map { directory + $0 }
+            }.sorted()
+        }
+        // new.txt's commit, tree and blob; topic's commit, tree and blob; the tag: seven, each as git keeps it.
+        let (ours, gits) = (try looseObjects("modkit"), try looseObjects("git"))
+        #expect(ours == gits, "\(ours) against \(gits)")
+        #expect(ours.count == 7)
+        // The deleted branch's commit is dangling in both.
+        #expect(try sandbox.git("-C", "modkit", "fsck", "--no-progress", "--strict") == sandbox.git("-C", "git", "fsck", "--no-progress", "--strict"))
+        #expect(try sandbox.git("-C", "modkit", "reflog", "-1", "--format=%gs", "refs/remotes/origin/topic") == "fetch origin: storing head")
     }
 
     @Test func shallowAndPartialClones() throws {

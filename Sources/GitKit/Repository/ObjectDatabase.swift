@@ -24,14 +24,26 @@ final class ObjectDatabase {
         pointer = try make("git_repository_odb") { git_repository_odb(&$0, repository.pointer) }
     }
 
-    private init(_ function: String, backend makeBackend: (inout UnsafeMutablePointer<git_odb_backend>?) -> Int32)
+    /// The loose objects under an `objects/` directory and the packs whose index files are `packIndexes`.
+    convenience init(looseObjectsIn directory: String, packs packIndexes: [String]) throws(GitError) {
+        try self.init([("git_odb_backend_loose", { git_odb_backend_loose(&$0, directory, -1, 0, 0, 0) })]
+            + packIndexes.map { index in ("git_odb_backend_one_pack", { git_odb_backend_one_pack(&$0, index) }) })
+    }
+
+    private convenience init(_ function: String, backend makeBackend: @escaping (inout UnsafeMutablePointer<git_odb_backend>?) -> Int32)
         throws(GitError) {
+        try self.init([(function, makeBackend)])
+    }
+
+    private init(_ backends: [(function: String, make: (inout UnsafeMutablePointer<git_odb_backend>?) -> Int32)]) throws(GitError) {
         let database = try make("git_odb_new") { git_odb_new(&$0) }
-        var backend: UnsafeMutablePointer<git_odb_backend>?
         do throws(GitError) {
-            try check(makeBackend(&backend), function)
-            guard let backend else { throw GitError(code: .other(-1), message: "\(function) returned no backend", function: function) }
-            try check(modkit_git_odb_adopt_backend(database, backend, 1), "git_odb_add_backend")
+            for (function, makeBackend) in backends {
+                var backend: UnsafeMutablePointer<git_odb_backend>?
+                try check(makeBackend(&backend), function)
+                guard let backend else { throw GitError(code: .other(-1), message: "\(function) returned no backend", function: function) }
+                try check(modkit_git_odb_adopt_backend(database, backend, 1), "git_odb_add_backend")
+            }
         } catch {
             git_odb_free(database)
             throw error

@@ -104,7 +104,7 @@ extension Repository {
     /// control characters, and it neither starts with '-' nor is `HEAD` (`topic/x` is; `/etc`, `a..b`, `-f` are not).
     public static func isValidBranchName(_ name: String) -> Bool {
         GitKit.ensureInitialized()
-        return !name.hasPrefix("-") && name != "HEAD" && LocalFetch.isValidReferenceName("refs/heads/" + name)
+        return !name.hasPrefix("-") && name != "HEAD" && FetchPlan.isValidReferenceName("refs/heads/" + name)
     }
 
     /// Whether `name` is a valid tag name for git (`v1.0.0` and `Core/1.2.0` are, `v1..0` and `a b` are not).

@@ -26,88 +26,49 @@ extension Repository {
 
 /// One in-process fetch from a repository on this machine: the reference changes it makes, the objects they need.
 struct LocalFetch {
-    /// What a reference under a destination becomes.
-    struct Update {
-        let name: String
-        let old: OID?
-        let new: OID
-    }
-
     /// The inflated bytes of blobs above which a fetch goes to the transfer, which streams them into a pack.
     static let byteLimit = 64 << 20
 
-    let target: Repository
     let source: Repository
-    let remote: String
-    private(set) var updates: [Update] = []
-    private(set) var deletions: [String] = []
+    let plan: FetchPlan
 
-    var changesNothing: Bool { updates.isEmpty && deletions.isEmpty }
+    var target: Repository { plan.target }
+    var updates: [FetchPlan.Update] { plan.updates }
+    var changesNothing: Bool { plan.changesNothing }
 
     /// nil when the fetch is not one to do here: a remote that is not an absolute path or file:// url of a readable
-    /// repository, refspecs of other forms than `RefspecMapping` reads or that write local branches (git refuses to move
-    /// a checked-out one), a shallow repository on either side (its history ends where the object walk below cannot
-    /// see), a partial clone here, a repository that asks git to check what it receives (`fetch.fsckObjects`,
-    /// `transfer.fsckObjects`) or to be told of reference updates (a `reference-transaction` hook), a remote that hides
-    /// references from fetches (`uploadpack.hideRefs`, `transfer.hideRefs`), a refspec without `+` that would move a
-    /// reference (git decides whether that is a fast-forward), or a symbolic reference here that the fetch would
-    /// overwrite. A remote reference whose name is not a valid one here is ignored, as git ignores a "funny ref". This
-    /// repository's own settings (shallow, partial, fsck, hook) are read only when the fetch would write something.
+    /// repository, refspecs of other forms than `RefspecMapping` reads or that write local branches, a shallow source (its history ends where the object walk below cannot see), a remote that hides
+    /// references from fetches (`uploadpack.hideRefs`, `transfer.hideRefs`), or a fetch that `FetchPlan` leaves to git
+    /// or that this repository wants git to write (`Repository.writesFetchItself`).
     init?(into target: Repository, remote: String, refspecs: [String], prune: Bool) {
         guard let url = try? target.remoteURL(remote), let path = GitKit.localPath(of: url), path.hasPrefix("/") else { return nil }
-        let mappings = refspecs.compactMap(RefspecMapping.init)
-        guard !mappings.isEmpty, mappings.count == refspecs.count,
-              !mappings.contains(where: { $0.target.hasPrefix("refs/heads/") }) else { return nil }
+        guard let mappings = FetchPlan.mappings(refspecs), !FetchPlan.writesLocalBranches(mappings) else { return nil }
         guard let source = try? Repository.open(path), git_repository_is_shallow(source.pointer) == 0,
               !source.hidesReferencesFromFetches(),
               let advertised = try? source.references(matching: "refs/*") else {
             git_error_clear()
             return nil
         }
-        self.target = target
         self.source = source
-        self.remote = remote
-        // Reference names are bytes: keyed as Strings, two names that differ only in Unicode normalization would be one.
-        var expected: [ReferenceName: (name: String, target: OID, forced: Bool)] = [:]
-        for reference in advertised {
-            // A name that was not valid UTF-8 reached us altered; git keeps its bytes.
-            if reference.name.unicodeScalars.contains("\u{FFFD}") { return nil }
-            for mapping in mappings {
-                if let destination = mapping.destination(for: reference.name), Self.isValidReferenceName(destination) {
-                    expected[ReferenceName(destination)] = (destination, reference.target, mapping.forced)
-                }
-            }
-        }
-        for wanted in expected.values.sorted(by: { Array($0.name.utf8).lexicographicallyPrecedes(Array($1.name.utf8)) }) {
-            let current = try? target.referenceTarget(wanted.name)
-            guard current != wanted.target else { continue }
-            if current != nil, !wanted.forced || target.isSymbolicReference(wanted.name) { return nil }
-            updates.append(Update(name: wanted.name, old: current, new: wanted.target))
-        }
-        if prune {
-            var pruned: Set<ReferenceName> = []
-            for mapping in mappings {
-                guard let local = try? target.references(matching: mapping.destinationGlob) else { return nil }
-                // A symbolic reference (`refs/remotes/origin/HEAD`, or one the user made) is never pruned, as git never does.
-                for reference in local where expected[ReferenceName(reference.name)] == nil
-                    && !pruned.contains(ReferenceName(reference.name)) && !target.isSymbolicReference(reference.name) {
-                    if reference.name.unicodeScalars.contains("\u{FFFD}") { return nil }
-                    pruned.insert(ReferenceName(reference.name))
-                    deletions.append(reference.name)
-                }
-            }
-        }
+        plan = FetchPlan(into: target, remote: remote, advertised: advertised.map { RemoteReference(name: $0.name, target: $0.target) },
+                         mappings: mappings, prune: prune)
+        guard !plan.needsGit else { return nil }
         // What only matters when something is written (the daily no-op sync reads no configuration for it).
-        if !changesNothing {
-            guard git_repository_is_shallow(target.pointer) == 0, !target.wantsGitToSeeTheFetch(from: remote) else { return nil }
-        }
+        if !plan.changesNothing, !target.writesFetchItself(from: remote) { return nil }
     }
 
-    /// Valid for libgit2, and without the control characters and DEL that git refuses too ("funny ref").
-    static func isValidReferenceName(_ name: String) -> Bool {
-        guard !name.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else { return false }
-        var valid: Int32 = 0
-        return git_reference_name_is_valid(&valid, name) == 0 && valid == 1
+    /// The fetch of `plan` from `source`, for a source whose objects are all here already.
+    init(source: Repository, plan: FetchPlan) {
+        self.source = source
+        self.plan = plan
+    }
+
+    /// Whether every object the updated references reach is in `source`, down to where the references here reach
+    /// (git's connectivity check after a fetch). With `source` this repository, after a download and before the
+    /// references move.
+    func reachesOnlyObjectsHere() -> Bool {
+        defer { git_error_clear() }
+        return (try? collectMissingObjects(limit: .max, byteLimit: .max)) != nil
     }
 
     /// The objects the updated references need that no reference here reaches already, each after the objects it names
@@ -121,10 +82,10 @@ struct LocalFetch {
     /// same path is new (a parent is either new itself, and so copied, or on the boundary).
     func missingObjects(limit: Int) -> [OID]? {
         defer { git_error_clear() }
-        return try? collectMissingObjects(limit: limit)
+        return try? collectMissingObjects(limit: limit, byteLimit: Self.byteLimit)
     }
 
-    private func collectMissingObjects(limit: Int) throws -> [OID]? {
+    private func collectMissingObjects(limit: Int, byteLimit: Int) throws -> [OID]? {
         let objects = try ObjectDatabase(of: source)
         let present = try ObjectDatabase(of: target)
         var tags: [OID] = []  // each tag after the tag it names
@@ -145,7 +106,7 @@ struct LocalFetch {
             if tags.count > limit { return nil }
         }
         guard let commits = try newCommits(from: tips, in: objects, limit: limit) else { return nil }
-        var collector = TreeCollector(source: source, objects: objects, limit: limit - commits.count - tags.count)
+        var collector = TreeCollector(source: source, objects: objects, limit: limit - commits.count - tags.count, byteLimit: byteLimit)
         for commit in commits {
             var oid = commit.gitOID
             let handle = ObjectHandle(try make("git_commit_lookup") { git_commit_lookup(&$0, source.pointer, &oid) }, owner: source)
@@ -197,37 +158,7 @@ struct LocalFetch {
             }
         }
         _ = progress?(TransferProgress(totalObjects: objects.count, indexedObjects: objects.count, receivedObjects: objects.count))
-        // Pruning first, as git does: a branch `release` may give way to `release/1.0`, and the other way round.
-        for name in deletions {
-            do {
-                try target.deleteReference(name)
-            } catch let error as GitError where error.code == .notFound {
-                continue
-            }
-        }
-        // As git does, one reference that cannot be written (a name the file system refuses, a directory in the way)
-        // fails the fetch but does not stop the others.
-        // "reference: error" texts, folded into the one GitError thrown below; not a list for the user.
-        var failures: [String] = []
-        for update in updates {
-            do {
-                try target.setReference(update.name, to: update.new, force: true, logMessage: "fetch \(remote): \(reflogAction(update))")
-            } catch {
-                failures.append("\(update.name): \(error)")
-            }
-        }
-        if !failures.isEmpty {
-            throw GitError(code: .other(-1), message: "could not update \(failures.joined(separator: "; "))", function: "git_reference_create")
-        }
-    }
-
-    /// What git's reflog says for the update: a new reference, a fast-forward, or a forced one.
-    private func reflogAction(_ update: Update) -> String {
-        guard let old = update.old else { return "storing head" }
-        var descendant = update.new.gitOID
-        var ancestor = old.gitOID
-        defer { git_error_clear() }
-        return git_graph_descendant_of(target.pointer, &descendant, &ancestor) == 1 ? "fast-forward" : "forced-update"
+        try plan.applyReferences()
     }
 }
 
@@ -270,14 +201,16 @@ private struct TreeCollector {
     let source: Repository
     let objects: ObjectDatabase
     let limit: Int
+    let byteLimit: Int
     private(set) var order: [OID] = []
     private var seen: Set<OID> = []
     private var bytes = 0
 
-    init(source: Repository, objects: ObjectDatabase, limit: Int) {
+    init(source: Repository, objects: ObjectDatabase, limit: Int, byteLimit: Int) {
         self.source = source
         self.objects = objects
         self.limit = limit
+        self.byteLimit = byteLimit
     }
 
     /// Adds `tree` and whatever in it is not at the same path in one of `others`; false past the limits.
@@ -310,7 +243,7 @@ private struct TreeCollector {
                 bytes += try objects.header(id).size
                 order.append(id)
             }
-            if order.count > limit || bytes > LocalFetch.byteLimit { return false }
+            if order.count > limit || bytes > byteLimit { return false }
         }
         order.append(tree)
         return order.count <= limit

@@ -20,7 +20,8 @@ public struct FetchOptions {
     /// Commits of history to fetch, 0 for all; honoured where `GitKit.supportsShallowFetch`.
     public var depth = 0
     /// For a transfer by another program (`fetch(remote:refspecs:options:transfer:)`): list the remote's references
-    /// first (one round trip) and skip the transfer when none has moved (`listRemoteForFetch`).
+    /// first (one round trip), skip the transfer when none has moved (`listRemoteForFetch`), and download over the
+    /// same connection when some have (`fetch(over:plan:refspecs:)`).
     public var skipsUnchangedRemote = false
 
     public init(prune: Bool = false, downloadTags: TagDownload = .auto, progress: ((TransferProgress) -> Bool)? = nil) {
@@ -42,6 +43,8 @@ public struct FetchReport: Sendable, Equatable {
     public var fetchedInProcess = false
     /// Whether the transfer was skipped because one listing showed that the remote's references had not moved.
     public var remoteUnchanged = false
+    /// Whether the objects came over the listing's own connection (`RemoteSession`), and no transfer ran.
+    public var fetchedOverListing = false
 }
 
 /// How `Repository.push` behaves.
@@ -173,11 +176,18 @@ extension Repository {
             : false
         if !fetchedLocally {
             let listing = options.skipsUnchangedRemote && options.depth == 0
-                ? listRemoteForFetch(remote: remote, refspecs: active, prune: options.prune) : .unknown
-            if listing == .unchanged {
+                ? listRemoteForFetch(remote: remote, refspecs: active, prune: options.prune, progress: options.progress) : .unknown
+            switch listing {
+            case .unchanged:
                 report.remoteUnchanged = true
-            } else {
-                try transfer(active, listing == .changed)
+            case .changed(let session, let plan):
+                if try fetch(over: session, plan: plan, refspecs: active) {
+                    report.fetchedOverListing = true
+                } else {
+                    try transfer(active, true)
+                }
+            case .unknown:
+                try transfer(active, false)
             }
         }
         report.fetchedInProcess = fetchedLocally

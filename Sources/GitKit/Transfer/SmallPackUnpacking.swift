@@ -21,9 +21,12 @@ extension Repository {
         let added = packNames().subtracting(before)
         guard !added.isEmpty, let objects = try? objectsDirectory() else { return }
         let limit = unpackLimit()
+        // What was here before: libgit2 completes a thin pack with the local objects its deltas are based on, which
+        // git's unpack-objects does not write again.
+        let earlier = try? ObjectDatabase(looseObjectsIn: objects, packs: before.sorted().map { objects + "pack/" + $0 + ".idx" })
         var unpackedAny = false
         for name in added.sorted() {
-            unpackedAny = unpack(pack: objects + "pack/" + name, objectsDirectory: objects, limit: limit) || unpackedAny
+            unpackedAny = unpack(pack: objects + "pack/" + name, objectsDirectory: objects, limit: limit, skipping: earlier) || unpackedAny
         }
         if unpackedAny { reopenObjectDatabase(objects) }
     }
@@ -44,17 +47,18 @@ extension Repository {
         return path.hasSuffix("/") ? path : path + "/"
     }
 
-    /// Writes the objects of one pack (`path` without extension) as loose objects and deletes it; false when
-    /// the pack stays (it is large enough, has a `.keep` or other companion file, or something failed).
-    private func unpack(pack path: String, objectsDirectory: String, limit: Int) -> Bool {
+    /// Writes the objects of one pack (`path` without extension) as loose objects, but those `earlier` holds, and
+    /// deletes it; false when the pack stays (it is large enough, has a `.keep` or other companion file, or something
+    /// failed, including reading what was here before).
+    private func unpack(pack path: String, objectsDirectory: String, limit: Int, skipping earlier: ObjectDatabase?) -> Bool {
         let companions = ["keep", "promisor", "mtimes", "bitmap", "rev"]
-        guard limit > 0, !companions.contains(where: { FileManager.default.fileExists(atPath: "\(path).\($0)") })
+        guard limit > 0, let earlier, !companions.contains(where: { FileManager.default.fileExists(atPath: "\(path).\($0)") })
         else { return false }
         do {
             let pack = try ObjectDatabase(onePack: path + ".idx")
             guard let objects = pack.objectIDs(stoppingAt: limit), objects.count < limit else { return false }
             let loose = try ObjectDatabase(looseObjectsIn: objectsDirectory)
-            for id in objects {
+            for id in objects where !earlier.contains(OID(id)) {
                 try loose.write(try pack.read(id), expecting: id)
             }
         } catch {
