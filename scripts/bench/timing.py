@@ -102,10 +102,32 @@ def run(command, cwd, env, check=True, stdin=None, input=None, sample=None):
     return process.returncode
 
 
+NSTAT_COUNTERS = ("TcpExtListenDrops", "TcpExtListenOverflows", "TcpExtTCPSynRetrans", "TcpRetransSegs", "TcpExtTCPTimeouts")
+
+
+def tcp_counters():
+    """The kernel's TCP counters that show a lost connection or segment (`nstat`), or {} where nstat is missing."""
+    try:
+        text = subprocess.run(["nstat", "-asz"] + list(NSTAT_COUNTERS), stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True).stdout
+    except OSError:
+        return {}
+    return {fields[0]: int(fields[1]) for fields in (line.split() for line in text.splitlines())
+            if len(fields) >= 2 and fields[0] in NSTAT_COUNTERS}
+
+
 def timed(command, cwd, env, check=True, stdin=None, input=None):
+    # MODKIT_BENCH_NSTAT=1: each timed command says which TCP counters moved while it ran (a dropped syn costs a
+    # second: the kernel retransmits it after its first timeout).
+    before = tcp_counters() if os.environ.get("MODKIT_BENCH_NSTAT") else None
     start = time.perf_counter()
     run(command, cwd, env, check, stdin, input)
-    return time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    if before is not None:
+        after = tcp_counters()
+        moved = {name: after[name] - before.get(name, 0) for name in after if after[name] != before.get(name, 0)}
+        print(f"  tcp {elapsed:.3f}s {' '.join(command[:3])[:60]}: {moved or 'nothing lost'}", file=sys.stderr)
+    return elapsed
 
 
 class Tool:
