@@ -190,7 +190,7 @@ final class ProgressLog: @unchecked Sendable {
         let script = "#!/bin/sh\nprintf '%s\\n' \"$*\" >> '\(sandbox.path("commands")).log'\n"
             + "GIT_TRACE_PACKET='\(sandbox.path("packets.log"))' exec git \"$@\"\n"
         #expect(FileManager.default.createFile(atPath: wrapper, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755]))
-        let engine = GitCLIEngine(git: wrapper)
+        let engine = GitCLIEngine(git: wrapper, downloadsOverListing: true)
         let repository = try engine.clone(url: daemon.url("remote.git"), to: sandbox.path("clone"), remote: "origin", options: TransferOptions())
         func fetches() -> [String] {
             ((try? String(contentsOfFile: sandbox.path("commands.log"), encoding: .utf8)) ?? "")
@@ -227,6 +227,14 @@ final class ProgressLog: @unchecked Sendable {
         // Over v0 the server's first line names a reference and its capabilities; over v2 it says "version 2".
         #expect(packets.contains("multi_ack"), "\(packets.prefix(2_000))")
         #expect(!packets.contains("version 2"), "\(packets.prefix(2_000))")
+
+        // `fetch.engine: git` (an engine without the download over the listing): git fetches what moved.
+        try sandbox.git("-C", "clone", "config", "--unset", "modkit.fastPaths")
+        let last = try sandbox.commit("moved.txt", "moved a third time\n", push: true)
+        let byGit = try GitCLIEngine(git: wrapper).fetch(repository, remote: "origin", refspecs: [], options: options)
+        #expect(!byGit.remoteUnchanged && !byGit.fetchedOverListing)
+        #expect(fetches().count == 2, "\(fetches())")
+        #expect(try sandbox.git("-C", "clone", "rev-parse", "origin/main") == last)
     }
 
     /// The fetch over the listing's connection leaves what `git fetch` leaves: the same references, the same loose
@@ -248,6 +256,7 @@ final class ProgressLog: @unchecked Sendable {
         defer { daemon.stop() }
         let refspecs = ["+refs/heads/*:refs/remotes/origin/*", "+refs/tags/*:refs/modkit/remote-tags/origin/*"]
         let options = FetchOptions(prune: true, downloadTags: .all)
+        let engine = GitCLIEngine(downloadsOverListing: true)
         let repository = try engine.clone(url: daemon.url("remote.git"), to: sandbox.path("modkit"), remote: "origin", options: TransferOptions())
         _ = try engine.fetch(repository, remote: "origin", refspecs: [], options: options)
         try sandbox.git("clone", "-q", daemon.url("remote.git"), "git")

@@ -20,9 +20,11 @@ public struct FetchOptions {
     /// Commits of history to fetch, 0 for all; honoured where `GitKit.supportsShallowFetch`.
     public var depth = 0
     /// For a transfer by another program (`fetch(remote:refspecs:options:transfer:)`): list the remote's references
-    /// first (one round trip), skip the transfer when none has moved (`listRemoteForFetch`), and download over the
-    /// same connection when some have (`fetch(over:plan:refspecs:)`).
+    /// first (one round trip) and skip the transfer when none has moved (`listRemoteForFetch`).
     public var skipsUnchangedRemote = false
+    /// With `skipsUnchangedRemote`: download a remote that moved over the listing's own connection (libgit2, offering
+    /// only where the moved references were: `fetch(over:plan:refspecs:)`) where git need not see the fetch.
+    public var downloadsOverListing = false
 
     public init(prune: Bool = false, downloadTags: TagDownload = .auto, progress: ((TransferProgress) -> Bool)? = nil) {
         self.prune = prune
@@ -175,20 +177,21 @@ extension Repository {
             ? try fetchLocally(remote: remote, refspecs: active, prune: true, progress: options.progress)
             : false
         if !fetchedLocally {
-            let listing = options.skipsUnchangedRemote && options.depth == 0
-                ? listRemoteForFetch(remote: remote, refspecs: active, prune: options.prune, progress: options.progress) : .unknown
-            switch listing {
-            case .unchanged:
-                report.remoteUnchanged = true
-            case .changed(let session, let plan):
-                if try fetch(over: session, plan: plan, refspecs: active) {
-                    report.fetchedOverListing = true
-                } else {
-                    try transfer(active, true)
+            var listedOverV0 = false
+            do {  // the listing's connection closes at the end of this block, before any transfer opens its own
+                let listing = options.skipsUnchangedRemote && options.depth == 0
+                    ? listRemoteForFetch(remote: remote, refspecs: active, prune: options.prune, progress: options.progress) : .unknown
+                switch listing {
+                case .unchanged:
+                    report.remoteUnchanged = true
+                case .changed(let session, let plan):
+                    listedOverV0 = true
+                    report.fetchedOverListing = try options.downloadsOverListing && fetch(over: session, plan: plan, refspecs: active)
+                case .unknown:
+                    break
                 }
-            case .unknown:
-                try transfer(active, false)
             }
+            if !report.remoteUnchanged && !report.fetchedOverListing { try transfer(active, listedOverV0) }
         }
         report.fetchedInProcess = fetchedLocally
         if options.downloadTags == .all { report.keptLocalTags = try adoptMirroredTags(remote: remote) }

@@ -12,13 +12,17 @@ public struct GitCLIEngine: TransferEngine {
     let git: String
     /// Seconds without any output after which git is stopped; nil: `GitKit.networkTimeout` (0 waits forever).
     let stallTimeout: TimeInterval?
+    /// Whether a remote that moved is downloaded over its listing's connection by libgit2 (`fetch.engine: auto`),
+    /// where git need not see the fetch; false (`fetch.engine: git`): git fetches every remote that moved.
+    let downloadsOverListing: Bool
 
     public var name: String { "git" }
     public func makesShallowClones(of url: String) -> Bool { true }
 
-    public init(git: String = "git", stallTimeout: TimeInterval? = nil) {
+    public init(git: String = "git", stallTimeout: TimeInterval? = nil, downloadsOverListing: Bool = false) {
         self.git = git
         self.stallTimeout = stallTimeout
+        self.downloadsOverListing = downloadsOverListing
     }
 
     /// True when `git` is installed here (for `fetch.engine: auto`): an executable of that name on PATH, found
@@ -63,6 +67,7 @@ public struct GitCLIEngine: TransferEngine {
         let url = try repository.remoteURL(remote)
         var options = options
         options.skipsUnchangedRemote = Self.checksRemoteFirst(url)
+        options.downloadsOverListing = options.skipsUnchangedRemote && downloadsOverListing
         return try repository.fetch(remote: remote, refspecs: refspecs, options: options) { [options] active, listedOverV0 in
             var arguments = ["-C", directory, "fetch", "--progress", "--no-recurse-submodules"]
             // The server has just answered protocol v0, whose first answer is the reference list; over v2 that list is

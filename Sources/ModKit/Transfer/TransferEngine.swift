@@ -99,7 +99,7 @@ public enum FetchEngineSetting {
 /// `--accept-new-host-keys`, which key the server refused) says more than ssh does; and libgit2 for a small repository
 /// on this machine (below `smallLocalRepository` bytes of pack), full history only.
 public struct AutoEngine: TransferEngine {
-    let git = GitCLIEngine()
+    let git = GitCLIEngine(downloadsOverListing: true)
     let libgit2 = Libgit2Engine()
 
     public var name: String { "auto" }
