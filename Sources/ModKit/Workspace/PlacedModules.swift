@@ -47,10 +47,19 @@ public enum PlacedModules {
     /// Recorded directories that still exist but are no longer a module (nor inside one), with the work each holds.
     public static func orphans(in workspace: Workspace) -> [OrphanedModule] {
         let root = workspace.root
-        let modules = workspace.manifest.modules.map(\.path)
+        let modules = Set(workspace.manifest.modules.map(\.path))
+        // A path is a module's when it or a directory above it is one: one set lookup per level, not a scan of the
+        // manifest per recorded path (1,431 modules: 2 million comparisons on every status).
+        func isInsideAModule(_ path: String) -> Bool {
+            var candidate = Substring(path)
+            while true {
+                if modules.contains(String(candidate)) { return true }
+                guard let slash = candidate.lastIndex(of: "/") else { return false }
+                candidate = candidate[..<slash]
+            }
+        }
         return read(in: root).filter { path in
-            !modules.contains { path == $0 || path.hasPrefix($0 + "/") }
-                && Repository.isRepository(root.appendingPathComponent(path).path)
+            !isInsideAModule(path) && Repository.isRepository(root.appendingPathComponent(path).path)
         }.map { path in
             OrphanedModule(path: path, work: (try? work(in: root.appendingPathComponent(path))) ?? ["a repository modkit cannot read"])
         }
