@@ -156,8 +156,8 @@ static void modkit_fixed_refdb_free(git_refdb_backend *backend) {
 }
 
 /* A reference database for `repository` that holds exactly `count` direct references (`names[i]` at `ids[i]`). */
-int modkit_fixed_refdb_new(git_refdb **out, git_repository *repository, const char *const *names,
-                                         const git_oid *ids, size_t count) {
+int modkit_fixed_refdb_new(git_refdb **out, git_repository *repository, const char *const *names, const git_oid *ids,
+                           size_t count) {
     modkit_fixed_refdb *db = calloc(1, sizeof *db);
     if (!db) return -1;
     if (git_refdb_init_backend(&db->parent, GIT_REFDB_BACKEND_VERSION) < 0) { free(db); return -1; }
