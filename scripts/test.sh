@@ -46,13 +46,17 @@ else
     # while they wait; a second process keeps the cores busy meanwhile. They run the bundle itself: two `swift test`
     # would queue on SwiftPM's lock of .build.
     log2="$(mktemp "${TMPDIR:-/tmp}/modkit-test.XXXXXX")"
-    trap 'rm -f "$log" "$log2"; [ -z "$scratch" ] || rm -rf "$scratch"' EXIT
+    other=
+    # An interrupted run stops the background process too (bash starts it ignoring SIGINT) before its TMPDIR goes.
+    trap '[ -z "$other" ] || { kill "$other" 2>/dev/null; wait "$other" 2>/dev/null; }; rm -f "$log" "$log2"; [ -z "$scratch" ] || rm -rf "$scratch"' EXIT
+    trap 'exit 130' INT TERM
     NO_COLOR=1 "$bundle" --testing-library swift-testing --filter 'EndToEndTests\.S' >"$log2" 2>&1 &
     other=$!
     NO_COLOR=1 "$bundle" --testing-library swift-testing --skip 'EndToEndTests\.S' 2>&1 | tee "$log"
     status=${PIPESTATUS[0]}
     wait "$other"
     status2=$?
+    other=
     cat "$log2"
     cat "$log2" >>"$log"
     [ "$status" -ne 0 ] || status=$status2

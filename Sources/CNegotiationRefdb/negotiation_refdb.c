@@ -9,6 +9,8 @@
  */
 #include "negotiation_refdb.h"
 
+/* The one declaration, the one GitKit calls through: the compiler checks this definition against it. */
+#include "../CLibgit2/shim.h"
 #include <git2.h>
 #include <git2/sys/refdb_backend.h>
 #include <git2/sys/refs.h>

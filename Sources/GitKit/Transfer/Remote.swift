@@ -186,7 +186,9 @@ extension Repository {
                     report.remoteUnchanged = true
                 case .changed(let session, let plan):
                     listedOverV0 = true
-                    report.fetchedOverListing = try options.downloadsOverListing && fetch(over: session, plan: plan, refspecs: active)
+                    // git's tag following (`.auto`) is git's: the download writes only the refspecs' references.
+                    report.fetchedOverListing = try options.downloadsOverListing && options.downloadTags != .auto
+                        && fetch(over: session, plan: plan, refspecs: active)
                 case .unknown:
                     break
                 }

@@ -23,7 +23,9 @@ extension Repository {
         let limit = unpackLimit()
         // What was here before: libgit2 completes a thin pack with the local objects its deltas are based on, which
         // git's unpack-objects does not write again.
-        let earlier = try? ObjectDatabase(looseObjectsIn: objects, packs: before.sorted().map { objects + "pack/" + $0 + ".idx" })
+        // A leftover pack without its index (an interrupted write) holds nothing any reader sees.
+        let earlierPacks = before.sorted().map { objects + "pack/" + $0 + ".idx" }.filter { FileManager.default.fileExists(atPath: $0) }
+        let earlier = try? ObjectDatabase(looseObjectsIn: objects, packs: earlierPacks)
         var unpackedAny = false
         for name in added.sorted() {
             unpackedAny = unpack(pack: objects + "pack/" + name, objectsDirectory: objects, limit: limit, skipping: earlier) || unpackedAny
