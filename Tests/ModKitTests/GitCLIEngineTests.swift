@@ -151,8 +151,7 @@ final class ProgressLog: @unchecked Sendable {
         try? sandbox.git("-C", "work", "rev-parse", "HEAD~1")
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/lib/git-core/git-daemon")
-                   || FileManager.default.isExecutableFile(atPath: "/usr/libexec/git-core/git-daemon")))
+    @Test(.enabled(if: LoopbackGitDaemon.isInstalled, "git daemon is not installed"))
     func clonesAndFetchesOverGitDaemon() throws {
         let sandbox = try TransferSandbox()
         let daemon = try LoopbackGitDaemon(serving: sandbox.root)
@@ -179,8 +178,7 @@ final class ProgressLog: @unchecked Sendable {
     /// download runs over the listing's own connection, again without git. With fast paths off (`modkit.fastPaths`)
     /// one `git fetch` runs, and it speaks protocol v0 (the listing just proved the server speaks it, and v2 would ask
     /// for the reference list a second time), as git's own packet trace shows.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/lib/git-core/git-daemon")
-                   || FileManager.default.isExecutableFile(atPath: "/usr/libexec/git-core/git-daemon")))
+    @Test(.enabled(if: LoopbackGitDaemon.isInstalled, "git daemon is not installed"))
     func aListedRemoteIsFetchedOnlyWhenItMovedOverTheSameConnectionOrByGitOverProtocolV0() throws {
         let sandbox = try TransferSandbox()
         let daemon = try LoopbackGitDaemon(serving: sandbox.root)
@@ -241,8 +239,7 @@ final class ProgressLog: @unchecked Sendable {
     /// objects (one new commit on main, a new branch, a new annotated tag, a deleted stale branch), and no more. The
     /// remote has 25 stale feature branches, where libgit2 1.5 offering every reference here would have downloaded
     /// whole branches again (docs/transfers.md); the fetch offers where the moved references were.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/lib/git-core/git-daemon")
-                   || FileManager.default.isExecutableFile(atPath: "/usr/libexec/git-core/git-daemon")))
+    @Test(.enabled(if: LoopbackGitDaemon.isInstalled, "git daemon is not installed"))
     func aFetchOverTheListingsConnectionLeavesWhatGitsFetchLeaves() throws {
         let sandbox = try TransferSandbox()
         for index in 4...40 { try sandbox.commit("history\(index).txt", String(repeating: "line \(index)\n", count: index)) }
