@@ -15,6 +15,8 @@ struct FetchPlan {
 
     let target: Repository
     let remote: String
+    /// The refspecs the plan follows.
+    let mappings: [RefspecMapping]
     private(set) var updates: [Update] = []
     private(set) var deletions: [String] = []
     /// The targets of the references under a destination that the fetch leaves where they are.
@@ -45,6 +47,7 @@ struct FetchPlan {
     init(into target: Repository, remote: String, advertised: [RemoteReference], mappings: [RefspecMapping], prune: Bool) {
         self.target = target
         self.remote = remote
+        self.mappings = mappings
         defer { git_error_clear() }
         // Reference names are bytes: keyed as Strings, two names that differ only in Unicode normalization would be one.
         var expected: [ReferenceName: (name: String, target: OID, forced: Bool)] = [:]

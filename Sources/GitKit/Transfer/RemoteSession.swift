@@ -96,8 +96,7 @@ extension Repository {
     /// a timeout or a cancellation (git then fetches, and reports what it finds). Objects downloaded before such a
     /// failure stay, as any fetch's do; nothing refers to them.
     func fetch(over session: RemoteSession, plan: FetchPlan, refspecs: [String]) throws -> Bool {
-        guard !plan.needsGit, let mappings = FetchPlan.mappings(refspecs), !FetchPlan.writesLocalBranches(mappings),
-              writesFetchItself(from: plan.remote) else { return false }
+        guard !plan.needsGit, !FetchPlan.writesLocalBranches(plan.mappings), writesFetchItself(from: plan.remote) else { return false }
         let haves = negotiationHaves(plan)
         guard !haves.isEmpty else { return false }
         let packsBefore = packNames()

@@ -22,13 +22,20 @@ extension Repository {
         guard !added.isEmpty, let objects = try? objectsDirectory() else { return }
         let limit = unpackLimit()
         // What was here before: libgit2 completes a thin pack with the local objects its deltas are based on, which
-        // git's unpack-objects does not write again.
-        // A leftover pack without its index (an interrupted write) holds nothing any reader sees.
-        let earlierPacks = before.sorted().map { objects + "pack/" + $0 + ".idx" }.filter { FileManager.default.fileExists(atPath: $0) }
-        let earlier = try? ObjectDatabase(looseObjectsIn: objects, packs: earlierPacks)
+        // git's unpack-objects does not write again. Opened for the first small pack only (a big one stays a pack).
+        var earlier: ObjectDatabase??
+        func earlierObjects() -> ObjectDatabase? {
+            if let earlier { return earlier }
+            // A leftover pack without its index (an interrupted write) holds nothing any reader sees.
+            let packs = before.sorted().map { objects + "pack/" + $0 + ".idx" }.filter { FileManager.default.fileExists(atPath: $0) }
+            let opened = try? ObjectDatabase(looseObjectsIn: objects, packs: packs)
+            earlier = .some(opened)
+            return opened
+        }
         var unpackedAny = false
         for name in added.sorted() {
-            unpackedAny = unpack(pack: objects + "pack/" + name, objectsDirectory: objects, limit: limit, skipping: earlier) || unpackedAny
+            unpackedAny = unpack(pack: objects + "pack/" + name, objectsDirectory: objects, limit: limit, skipping: earlierObjects)
+                || unpackedAny
         }
         if unpackedAny { reopenObjectDatabase(objects) }
     }
@@ -52,13 +59,13 @@ extension Repository {
     /// Writes the objects of one pack (`path` without extension) as loose objects, but those `earlier` holds, and
     /// deletes it; false when the pack stays (it is large enough, has a `.keep` or other companion file, or something
     /// failed, including reading what was here before).
-    private func unpack(pack path: String, objectsDirectory: String, limit: Int, skipping earlier: ObjectDatabase?) -> Bool {
+    private func unpack(pack path: String, objectsDirectory: String, limit: Int, skipping earlier: () -> ObjectDatabase?) -> Bool {
         let companions = ["keep", "promisor", "mtimes", "bitmap", "rev"]
-        guard limit > 0, let earlier, !companions.contains(where: { FileManager.default.fileExists(atPath: "\(path).\($0)") })
+        guard limit > 0, !companions.contains(where: { FileManager.default.fileExists(atPath: "\(path).\($0)") })
         else { return false }
         do {
             let pack = try ObjectDatabase(onePack: path + ".idx")
-            guard let objects = pack.objectIDs(stoppingAt: limit), objects.count < limit else { return false }
+            guard let objects = pack.objectIDs(stoppingAt: limit), objects.count < limit, let earlier = earlier() else { return false }
             let loose = try ObjectDatabase(looseObjectsIn: objectsDirectory)
             for id in objects where !earlier.contains(OID(id)) {
                 try loose.write(try pack.read(id), expecting: id)
