@@ -1,5 +1,5 @@
 import Foundation
-import GitKit
+@testable import GitKit
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +10,7 @@ import Glibc
 /// It is started directly (not through the `git` wrapper) because children spawned by Foundation's
 /// `Process` inherit a mask that blocks SIGTERM; only SIGKILL stops them, and killing the wrapper
 /// would orphan the real daemon.
-private let gitDaemonPath: String? = {
+let gitDaemonPath: String? = {
     guard let execPath = try? run("/usr/bin/git", ["--exec-path"]) else { return nil }
     let path = execPath + "/git-daemon"
     return FileManager.default.isExecutableFile(atPath: path) ? path : nil
@@ -22,24 +22,11 @@ private let gitDaemonPath: String? = {
         let sandbox = try Sandbox()
         defer { sandbox.cleanup() }
         let fixture = try RemoteFixture(in: sandbox)
-        let port = try #require(freeLoopbackPort(), "no free port on 127.0.0.1")
-
-        let daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: try #require(gitDaemonPath))
-        daemon.arguments = ["--reuseaddr", "--base-path=" + sandbox.path, "--export-all",
-                            "--listen=127.0.0.1", "--port=\(port)", sandbox.path]
-        daemon.environment = gitEnvironment()
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
-        defer {
-            kill(daemon.processIdentifier, SIGKILL)
-            daemon.waitUntilExit()
-        }
-        try #require(waitUntilAccepting(port: port, timeout: 10), "git daemon did not start listening on port \(port)")
+        let daemon = try LoopbackDaemon(serving: sandbox.path)
+        defer { daemon.stop() }
 
         let recorder = ProgressRecorder()
-        let url = "git://127.0.0.1:\(port)/remote.git"
+        let url = daemon.url("remote.git")
         let repo = try Repository.clone(url: url, to: sandbox.at("clone"),
                                         options: CloneOptions(progress: { recorder.record($0) }))
         #expect(recorder.calls > 0)
@@ -50,6 +37,42 @@ private let gitDaemonPath: String? = {
         let newer = try fixture.pushNewCommit(in: sandbox, file: "daemon.txt", content: "over git://\n", message: "Daemon")
         try repo.fetch(remote: "origin")
         #expect(try repo.remoteBranchTarget(remote: "origin", branch: "main") == newer)
+    }
+}
+
+/// git daemon serving every repository under a directory on 127.0.0.1; `stop()` it in a `defer`.
+final class LoopbackDaemon {
+    let port: UInt16
+    private let process = Process()
+
+    /// With `log`, git daemon's --verbose messages (one "[pid] Disconnected" per connection, with "(with error)" when
+    /// its process failed) go to that file.
+    init(serving root: String, log: String? = nil) throws {
+        port = try #require(freeLoopbackPort(), "no free port on 127.0.0.1")
+        process.executableURL = URL(fileURLWithPath: try #require(gitDaemonPath))
+        process.arguments = ["--reuseaddr", "--base-path=" + root, "--export-all", "--listen=127.0.0.1", "--port=\(port)"]
+            + (log == nil ? [] : ["--verbose"]) + [root]
+        process.environment = gitEnvironment()
+        process.standardOutput = FileHandle.nullDevice
+        if let log {
+            _ = FileManager.default.createFile(atPath: log, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: log)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
+        try process.run()
+        guard waitUntilAccepting(port: port, timeout: 10) else {
+            stop()
+            throw CommandFailed(description: "git daemon did not start listening on port \(port)")
+        }
+    }
+
+    func url(_ repository: String) -> String { "git://127.0.0.1:\(port)/\(repository)" }
+
+    func stop() {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 }
 

@@ -1,0 +1,153 @@
+import Foundation
+@testable import GitKit
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// modkit's own reading of a git:// server's reference list (`GitDaemonListing`): the same list as git's, a server
+/// process that ends before the connection does, and a clear failure for anything malformed.
+@Suite struct GitDaemonListingTests {
+    /// A remote with HEAD, branches, an annotated tag (and so a peeled line) and 3,000 long-named branches: an
+    /// advertisement of several hundred KiB, read over many receives. Also an empty repository, and one not served.
+    @Test(.enabled(if: gitDaemonPath != nil, "git daemon is not installed"))
+    func listsWhatGitsLsRemoteListsOverProtocolV0() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let fixture = try RemoteFixture(in: sandbox)
+        try git("tag", "light", fixture.c1.description, in: fixture.bare)
+        let lines = (1...3_000).map { "create refs/heads/team/\(String(repeating: "long-branch-name-", count: 4))\($0) \(fixture.d1)\n" }
+        try write(lines.joined(), to: sandbox.at("updates"))
+        try run("/bin/sh", ["-c", "git update-ref --stdin < '\(sandbox.at("updates"))'"], in: fixture.bare)
+        try run("/usr/bin/git", ["init", "-q", "--bare", sandbox.at("empty.git")])
+        let daemon = try LoopbackDaemon(serving: sandbox.path)
+        defer { daemon.stop() }
+
+        let url = try #require(GitDaemonURL(daemon.url("remote.git")))
+        let listed = try GitDaemonListing.references(of: url, timeout: 30).map { "\($0.target)\t\($0.name)" }
+        let gits = try git("-c", "protocol.version=0", "ls-remote", daemon.url("remote.git"), in: sandbox.path)
+        #expect(listed.count == 3_006)  // HEAD, develop, main, 3,000 branches, light, v1.0 and v1.0^{}
+        #expect(listed == gits.split(separator: "\n").map(String.init))
+        #expect(listed.contains("\(fixture.c2)\trefs/tags/v1.0^{}"))
+
+        let empty = try #require(GitDaemonURL(daemon.url("empty.git")))
+        #expect(try GitDaemonListing.references(of: empty, timeout: 30).isEmpty)
+
+        let missing = try #require(GitDaemonURL(daemon.url("missing.git")))
+        #expect {
+            try GitDaemonListing.references(of: missing, timeout: 30)
+        } throws: { error in
+            "\(error)".contains("the server answered: access denied or repository not exported")
+        }
+    }
+
+    /// The request carries the flush that says the client wants nothing, so git daemon's process for the connection
+    /// answers and exits while the connection is still open: it holds one of the daemon's 32 processes for no round
+    /// trip. (libgit2 says it wants nothing only when it closes.)
+    @Test(.enabled(if: gitDaemonPath != nil, "git daemon is not installed"))
+    func theServersProcessEndsBeforeTheConnectionDoes() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        _ = try RemoteFixture(in: sandbox)
+        let log = sandbox.at("daemon.log")
+        let daemon = try LoopbackDaemon(serving: sandbox.path, log: log)
+        defer { daemon.stop() }
+        let url = try #require(GitDaemonURL(daemon.url("remote.git")))
+        let socket = try GitDaemonSocket(host: url.host, port: url.port, timeout: 30)
+        try socket.sendAll(GitDaemonListing.request(for: url))
+        var parser = AdvertisementParser()
+        while !parser.finished, let chunk = try socket.receive() { try parser.read(chunk) }
+        #expect(parser.references.count == 5)
+        // The connection is still open here, and the server's process has ended on its own, without an error. (git daemon
+        // started by Foundation's Process has SIGCHLD blocked and reaps its processes only when a connection comes in:
+        // each further listing lets it log the ones that ended.)
+        func logged() -> String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        let first = try #require(logged().split(separator: "\n").first { $0.contains("Request upload-pack") }?
+            .split(separator: "]").first?.dropFirst())
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !logged().contains("[\(first)] Disconnected") {
+            _ = try GitDaemonListing.references(of: url, timeout: 30)
+        }
+        #expect(logged().contains("[\(first)] Disconnected\n"), "\(logged())")
+        #expect(try socket.receive() == nil)  // and it closed its end
+    }
+
+    @Test func readsTheAdvertisementInAnyChunksAndRefusesWhatIsMalformed() throws {
+        let head = "0123456789abcdef0123456789abcdef01234567"
+        let tag = "89abcdef0123456789abcdef0123456789abcdef"
+        func line(_ text: String) -> String { String(format: "%04x", text.utf8.count + 4) + text }
+        let advertisement = line("\(head) HEAD\0multi_ack thin-pack side-band object-format=sha1 agent=git/2.39\n")
+            + line("\(head) refs/heads/main\n") + line("\(tag) refs/tags/v1\n") + line("\(head) refs/tags/v1^{}\n") + "0000"
+        var parser = AdvertisementParser()
+        for byte in advertisement.utf8 { try parser.read(Data([byte])) }
+        #expect(parser.finished)
+        #expect(parser.references.map(\.name) == ["HEAD", "refs/heads/main", "refs/tags/v1", "refs/tags/v1^{}"])
+        #expect(parser.references.map(\.target.description) == [head, head, tag, head])
+
+        var empty = AdvertisementParser()
+        try empty.read(Data((line("\(String(repeating: "0", count: 40)) capabilities^{}\0agent=git/2.39\n") + "0000").utf8))
+        #expect(empty.finished && empty.references.isEmpty)
+
+        var versioned = AdvertisementParser()
+        try versioned.read(Data((line("version 1\n") + line("\(head) HEAD\0agent=x\n") + "0000").utf8))
+        #expect(versioned.references.map(\.name) == ["HEAD"])
+
+        let malformed: [(String, String)] = [
+            ("zz12", "four hex digits"),
+            ("0002", "a packet length of 2"),
+            ("fff5", "a packet length of 65525"),
+            (line("ERR no such repository\n"), "the server answered: no such repository"),
+            (line("\(head)\n"), "not an object id and a name"),
+            (line("\(head.dropLast())x HEAD\n"), "not an object id and a name"),
+            (line("\(head) HEAD\0object-format=sha256\n"), "another hash than SHA-1"),
+            (line("\(head) HEAD\n") + line("\(head) refs/heads/x\0caps\n"), "capabilities after the first reference"),
+            (line("\(head) HEAD\n") + "0000" + "0008", "data after the end"),
+        ]
+        for (input, message) in malformed {
+            var parser = AdvertisementParser()
+            #expect(throws: GitDaemonListingFailure.self, "\(input)") { try parser.read(Data(input.utf8)) }
+            do { try parser.read(Data(input.utf8)) } catch {
+                #expect("\(error)".contains(message), "\(input): \(error)")
+            }
+        }
+    }
+
+    @Test func takesOnlyPlainGitURLsApart() throws {
+        let plain = try #require(GitDaemonURL("git://example.com/team/App.git"))
+        #expect(plain.host == "example.com" && plain.port == "9418" && plain.hostAttribute == "example.com" && plain.path == "/team/App.git")
+        let withPort = try #require(GitDaemonURL("GIT://example.com:9999/App"))
+        #expect(withPort.port == "9999" && withPort.hostAttribute == "example.com:9999" && withPort.path == "/App")
+        let ipv6 = try #require(GitDaemonURL("git://[::1]:9419/App.git"))
+        #expect(ipv6.host == "::1" && ipv6.port == "9419" && ipv6.hostAttribute == "[::1]:9419")
+        // git sends `~user/...` for `/~user/...`, as git daemon's --user-path reads it
+        #expect(GitDaemonURL("git://example.com/~alice/App.git")?.path == "~alice/App.git")
+        for url in ["https://example.com/App.git", "git://example.com", "git://example.com/", "git://user@example.com/App",
+                    "git://example.com/My%20App.git", "git://example.com/App?x", "git://example.com/A pp", "git://:9418/App",
+                    "git://example.com:0/App", "git://example.com:http/App", "git://[::1/App", "ssh://example.com/App"] {
+            #expect(GitDaemonURL(url) == nil, "\(url)")
+        }
+    }
+
+    /// A server that accepts and never answers is given up on after the timeout, not waited on for ever.
+    @Test func aServerThatNeverAnswersIsGivenUpOnAfterTheTimeout() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                try #require(bind(listener, $0, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, $0, &length) == 0)
+            }
+        }
+        let url = try #require(GitDaemonURL("git://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/App.git"))
+        let started = Date()
+        #expect {
+            try GitDaemonListing.references(of: url, timeout: 0.3)
+        } throws: { error in
+            "\(error)".contains("timed out waiting for the server")
+        }
+        #expect(Date().timeIntervalSince(started) < 20)
+    }
+}
