@@ -235,6 +235,26 @@ final class ProgressLog: @unchecked Sendable {
         #expect(try sandbox.git("-C", "clone", "rev-parse", "origin/main") == last)
     }
 
+    /// A setting that tells git how to reach git:// servers, or not to, is git's to honour: no listing runs, and git
+    /// fetches (and here refuses) as configured, even when nothing moved.
+    @Test(.enabled(if: LoopbackGitDaemon.isInstalled, "git daemon is not installed"))
+    func aGitProtocolPolicyIsLeftToGit() throws {
+        let sandbox = try TransferSandbox()
+        let daemon = try LoopbackGitDaemon(serving: sandbox.root)
+        defer { daemon.stop() }
+        let engine = GitCLIEngine(downloadsOverListing: true)
+        let repository = try engine.clone(url: daemon.url("remote.git"), to: sandbox.path("clone"), remote: "origin", options: TransferOptions())
+        let options = FetchOptions(prune: true, downloadTags: .all)
+        _ = try engine.fetch(repository, remote: "origin", refspecs: [], options: options)
+        #expect(try engine.fetch(repository, remote: "origin", refspecs: [], options: options).remoteUnchanged)
+        try sandbox.git("-C", "clone", "config", "protocol.git.allow", "never")
+        #expect {
+            try engine.fetch(Repository.open(sandbox.path("clone")), remote: "origin", refspecs: [], options: options)
+        } throws: { error in
+            "\(error)".contains("transport 'git' not allowed")
+        }
+    }
+
     /// The fetch over the listing's connection leaves what `git fetch` leaves: the same references, the same loose
     /// objects (one new commit on main, a new branch, a new annotated tag, a deleted stale branch), and no more. The
     /// remote has 25 stale feature branches, where libgit2 1.5 offering every reference here would have downloaded

@@ -8,8 +8,12 @@ struct TransferGatesTests {
         let limits = TransferLimits.forSync(jobs: 48, local: 4, environment: [:])
         #expect(limits.perHost(for: "https://github.com/acme/Net.git") == 48)
         #expect(limits.perHost(for: "HTTP://git.example.com/Net.git") == 48)
-        #expect(limits.perHost(for: "git://git.example.com/Net.git") == 24)
+        #expect(limits.perHost(for: "git://git.example.com/Net.git") == 48)
         #expect(limits.perHost(for: "ssh://git@git.example.com/Net.git") == 8)
+        // What holds git daemon's process through a whole conversation stays under its 32; elsewhere the same cap.
+        #expect(limits.holdingPerHost(for: "git://git.example.com/Net.git") == 16)
+        #expect(limits.holdingPerHost(for: "https://github.com/acme/Net.git") == 48)
+        #expect(limits.holdingPerHost(for: "git@github.com:acme/Net.git") == 8)
         #expect(limits.perHost(for: "git@github.com:acme/Net.git") == 8)
         let few = TransferLimits.forSync(jobs: 6, local: 4, environment: [:])
         #expect(few.perHost(for: "https://github.com/acme/Net.git") == 6)
@@ -22,12 +26,13 @@ struct TransferGatesTests {
         ])
         #expect(limits.perHost(for: "https://github.com/acme/Net.git") == 12)
         #expect(limits.perHost(for: "git://git.example.com/Net.git") == 12)
+        #expect(limits.holdingPerHost(for: "git://git.example.com/Net.git") == 12)
         #expect(limits.spacing(for: "git://git.example.com/Net.git") == .microseconds(500))
         let defaults = TransferLimits.forSync(jobs: 48, local: 4, environment: [
             "MODKIT_CONNECTIONS_PER_HOST": "none", "MODKIT_CONNECTION_SPACING_MS": "nan",
         ])
-        #expect(defaults.perHost(for: "git://git.example.com/Net.git") == 24)
-        #expect(defaults.spacing(for: "git://git.example.com/Net.git") == .milliseconds(4))
+        #expect(defaults.perHost(for: "git://git.example.com/Net.git") == 48)
+        #expect(defaults.spacing(for: "git://git.example.com/Net.git") == .milliseconds(2))
         #expect(defaults.spacing(for: "https://git.example.com/Net.git") == .milliseconds(1))
     }
 
@@ -41,12 +46,17 @@ struct TransferGatesTests {
         func end() { lock.withLock { running -= 1 } }
     }
 
-    @Test func transfersToOneServerStartSpacedAndAtMostTheCapAtOnce() {
+    /// Connections to one server open spaced, where they open: the part that holds the server's process starts
+    /// paced, and a listing of modkit's own paces right before its connection; at most the cap at once.
+    @Test(arguments: [false, true])
+    func connectionsToOneServerStartSpacedAndAtMostTheCapAtOnce(holding: Bool) {
         let gates = TransferGates(TransferLimits(jobs: 16, perHostOverride: 3, spacingOverride: 15, local: 2))
         let starts = Starts()
         let before = ContinuousClock.now
         _ = Parallel.map(Array(0..<8), jobs: 8) { index in
-            gates.transfer(from: "git://git.example.com/Mod\(index).git") {
+            let url = "git://git.example.com/Mod\(index).git"
+            gates.transfer(from: url) {
+                if holding { gates.holdingServer(of: url) {} } else { gates.paceConnection(to: url) }
                 starts.begin()
                 Thread.sleep(forTimeInterval: 0.03)
                 starts.end()
@@ -59,6 +69,27 @@ struct TransferGatesTests {
             #expect(time - before >= .milliseconds(15) * index)
         }
         #expect(starts.mostAtOnce <= 3)
+    }
+
+    /// Within the transfers' slots, the parts that hold a server's process have fewer slots of their own, per server.
+    @Test func whatHoldsTheServersProcessHasFewerSlotsWithinTheTransfers() {
+        let gates = TransferGates(TransferLimits(jobs: 48, spacingOverride: 0, local: 2))
+        let transfers = Starts(), holding = Starts(), other = Starts()
+        _ = Parallel.map(Array(0..<96), jobs: 96) { index in
+            let url = index % 2 == 0 ? "git://git.example.com/Mod\(index).git" : "git://other.example.com/Mod\(index).git"
+            gates.transfer(from: url) {
+                transfers.begin()
+                defer { transfers.end() }
+                gates.holdingServer(of: url) {
+                    (index % 2 == 0 ? holding : other).begin()
+                    Thread.sleep(forTimeInterval: 0.02)
+                    (index % 2 == 0 ? holding : other).end()
+                }
+            }
+        }
+        #expect(holding.times.count == 48 && other.times.count == 48)
+        #expect(holding.mostAtOnce <= 16 && other.mostAtOnce <= 16)
+        #expect(transfers.mostAtOnce > 16, "the transfers' slots are not the holding ones")
     }
 
     @Test func workOnThisMachineIsNotSpacedButBoundedByTheLocalSlots() {

@@ -65,9 +65,10 @@ enum GitDaemonListing {
 
     /// The references the server at `url` advertises, in its order, as `git ls-remote` lists them (peeled tags end in
     /// "^{}"; an empty repository's "capabilities^{}" line is left out). Each wait for the server (connecting, then
-    /// each read) gives up after `timeout` seconds, 0 for never.
-    static func references(of url: GitDaemonURL, timeout: TimeInterval) throws(GitDaemonListingFailure) -> [RemoteReference] {
-        let socket = try GitDaemonSocket(host: url.host, port: url.port, timeout: timeout)
+    /// each read) gives up after `timeout` seconds, 0 for never. `pacing` runs right before the connection opens.
+    static func references(of url: GitDaemonURL, timeout: TimeInterval,
+                           pacing: (() -> Void)? = nil) throws(GitDaemonListingFailure) -> [RemoteReference] {
+        let socket = try GitDaemonSocket(host: url.host, port: url.port, timeout: timeout, pacing: pacing)
         try socket.sendAll(request(for: url))
         var parser = AdvertisementParser()
         while !parser.finished {
@@ -162,8 +163,9 @@ final class GitDaemonSocket {
     private var descriptor: Int32 = -1
     private let timeout: TimeInterval
 
-    /// Connects to the first address of `host` that answers, as git does.
-    init(host: String, port: String, timeout: TimeInterval) throws(GitDaemonListingFailure) {
+    /// Connects to the first address of `host` that answers, as git does; `pacing` runs once the name is resolved,
+    /// right before the first connection opens.
+    init(host: String, port: String, timeout: TimeInterval, pacing: (() -> Void)? = nil) throws(GitDaemonListingFailure) {
         self.timeout = timeout
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -178,6 +180,7 @@ final class GitDaemonSocket {
             throw GitDaemonListingFailure(description: "cannot resolve \(host): \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(list) }
+        pacing?()
         var lastError = "no address"
         var entry: UnsafeMutablePointer<addrinfo>? = list
         while let address = entry?.pointee {

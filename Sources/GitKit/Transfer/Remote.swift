@@ -25,6 +25,14 @@ public struct FetchOptions {
     /// With `skipsUnchangedRemote`: download a remote that moved over the listing's own connection (libgit2, offering
     /// only where the moved references were: `fetch(over:plan:refspecs:)`) where git need not see the fetch.
     public var downloadsOverListing = false
+    /// Runs the part of a fetch that holds a server's process through the whole conversation (a listing by libgit2,
+    /// the download over its connection, a transfer by another program); a listing of modkit's own that ends the
+    /// server's process with its answer runs before, outside it (`listRemoteWithoutHoldingServer`). A sync gives that
+    /// part a slot of its own per server (`TransferGates`). nil: it runs at once.
+    public var holdingServer: ((_ body: () throws -> Void) throws -> Void)? = nil
+    /// Called right before modkit opens a connection of its own (`GitDaemonListing`), to space the connections to one
+    /// server (a sync's `TransferGates`); nil: none.
+    public var pacingConnection: (() -> Void)? = nil
 
     public init(prune: Bool = false, downloadTags: TagDownload = .auto, progress: ((TransferProgress) -> Bool)? = nil) {
         self.prune = prune
@@ -177,23 +185,32 @@ extension Repository {
             ? try fetchLocally(remote: remote, refspecs: active, prune: true, progress: options.progress)
             : false
         if !fetchedLocally {
-            var listedOverV0 = false
-            do {  // the listing's connection closes at the end of this block, before any transfer opens its own
-                let listing = options.skipsUnchangedRemote && options.depth == 0
-                    ? listRemoteForFetch(remote: remote, refspecs: active, prune: options.prune, progress: options.progress) : .unknown
-                switch listing {
-                case .unchanged:
-                    report.remoteUnchanged = true
-                case .changed(let session, let plan):
-                    listedOverV0 = true
-                    // git's tag following (`.auto`) is git's: the download writes only the refspecs' references.
-                    report.fetchedOverListing = try options.downloadsOverListing && options.downloadTags != .auto
-                        && fetch(over: session, plan: plan, refspecs: active)
-                case .unknown:
-                    break
+            let lists = options.skipsUnchangedRemote && options.depth == 0
+            let quickly = lists ? listRemoteWithoutHoldingServer(remote: remote, refspecs: active, prune: options.prune,
+                                                                 pacing: options.pacingConnection) : .notRead
+            if case .unchanged = quickly {
+                report.remoteUnchanged = true
+            } else {
+                try (options.holdingServer ?? { try $0() }) {
+                    var listedOverV0 = false
+                    do {  // the listing's connection closes at the end of this block, before any transfer opens its own
+                        let listing = lists && !(quickly == .leftToGit)
+                            ? listRemoteForFetch(remote: remote, refspecs: active, prune: options.prune, progress: options.progress) : .unknown
+                        switch listing {
+                        case .unchanged:
+                            report.remoteUnchanged = true
+                        case .changed(let session, let plan):
+                            listedOverV0 = true
+                            // git's tag following (`.auto`) is git's: the download writes only the refspecs' references.
+                            report.fetchedOverListing = try options.downloadsOverListing && options.downloadTags != .auto
+                                && fetch(over: session, plan: plan, refspecs: active)
+                        case .unknown:
+                            break
+                        }
+                    }
+                    if !report.remoteUnchanged && !report.fetchedOverListing { try transfer(active, listedOverV0) }
                 }
             }
-            if !report.remoteUnchanged && !report.fetchedOverListing { try transfer(active, listedOverV0) }
         }
         report.fetchedInProcess = fetchedLocally
         if options.downloadTags == .all { report.keptLocalTags = try adoptMirroredTags(remote: remote) }

@@ -1,4 +1,5 @@
 internal import CLibgit2
+import Foundation
 
 // A fetch from a remote across a network whose references have not moved needs only the remote's reference list.
 // libgit2 speaks protocol v0, where that list is the server's first answer: one round trip after the connection is
@@ -32,4 +33,38 @@ extension Repository {
         let plan = FetchPlan(into: self, remote: remote, advertised: session.references, mappings: mappings, prune: prune)
         return plan.changesNothing ? .unchanged : .changed(session, plan)
     }
+
+    /// Whether `remote` moved, found without holding a server's process past its answer: modkit's own listing of a
+    /// git:// server (`GitDaemonListing`), for a plain git:// url with the fast paths on. `.notRead` for every other
+    /// url (libgit2 lists it, as before); `.leftToGit` where a setting asks git to reach git:// servers otherwise or
+    /// not at all (`core.gitProxy`, `GIT_PROXY_COMMAND`, `protocol.allow`, `protocol.git.allow`,
+    /// `GIT_ALLOW_PROTOCOL`), which neither modkit nor libgit2 honours, or where the listing failed (git then reports
+    /// what it finds).
+    /// `pacing` runs right before the connection opens.
+    func listRemoteWithoutHoldingServer(remote: String, refspecs: [String], prune: Bool,
+                                        pacing: (() -> Void)? = nil) -> QuickListing {
+        guard let text = try? remoteURL(remote), text.lowercased().hasPrefix("git://") else { return .notRead }
+        let environment = ProcessInfo.processInfo.environment
+        let settings = configStrings(["core.gitProxy", "protocol.allow", "protocol.git.allow"])
+        if !settings.isEmpty || environment["GIT_PROXY_COMMAND"] != nil || environment["GIT_ALLOW_PROTOCOL"] != nil { return .leftToGit }
+        guard FastPaths.enabled(in: self, environment: environment), let url = GitDaemonURL(text),
+              let mappings = FetchPlan.mappings(refspecs) else { return .notRead }
+        guard let advertised = try? GitDaemonListing.references(of: url, timeout: GitKit.networkTimeout, pacing: pacing) else {
+            return .leftToGit
+        }
+        let plan = FetchPlan(into: self, remote: remote, advertised: advertised, mappings: mappings, prune: prune)
+        return plan.changesNothing ? .unchanged : .moved
+    }
+}
+
+/// What a listing that holds no server's process found (`Repository.listRemoteWithoutHoldingServer`).
+enum QuickListing {
+    /// Nothing to fetch.
+    case unchanged
+    /// Something to fetch: libgit2 lists the remote again, over the connection its download then uses.
+    case moved
+    /// Not read this way: libgit2 lists it.
+    case notRead
+    /// git fetches, without a listing first.
+    case leftToGit
 }

@@ -54,6 +54,15 @@ struct ModuleSyncer {
         return try gates.transfer(from: url, body)
     }
 
+    /// What a transfer does that holds the server's process through a whole conversation (a clone; in a fetch, what
+    /// follows a listing of modkit's own: `FetchOptions.holdingServer`), in one of the fewer slots its host has for that.
+    private func holding<T>(_ body: () throws -> T) throws -> T {
+        guard let gates else { return try body() }
+        return try gates.holdingServer(of: url, body)
+    }
+
+    private var holdingServer: (_ body: () throws -> Void) throws -> Void { { try holding($0) } }
+
     /// Writing a work tree, in a local slot.
     private func writingLocally<T>(_ body: () throws -> T) throws -> T {
         guard let gates else { return try body() }
@@ -73,10 +82,13 @@ struct ModuleSyncer {
                 let options = TransferOptions(depth: depth, shallowRevision: ShallowRevision(manifestRevision: revision), progress: progress)
                 let cache = engine is AutoEngine && GitKit.isSSHURL(url) ? nil : self.cache
                 let repository = try transferring {
-                    let repository = try cache?.clone(url: url, to: staging.path, remote: remote, options: options)
-                        ?? engine.clone(url: url, to: staging.path, remote: remote, options: options)
+                    let repository = try holding {
+                        try cache?.clone(url: url, to: staging.path, remote: remote, options: options)
+                            ?? engine.clone(url: url, to: staging.path, remote: remote, options: options)
+                    }
                     try repository.seedTagMirror(remote: remote)
-                    try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)
+                    try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress,
+                                         holdingServer: holdingServer)
                     return repository
                 }
                 target = try RevisionTarget.resolve(revision, remote: remote, in: repository)
@@ -155,10 +167,13 @@ struct ModuleSyncer {
         }
         let fetched = try transferring {
             let fetched = try DroppedConnection.retrying {
-                try engine.fetch(repository, remote: remote, refspecs: [],
-                                 options: FetchOptions(prune: true, downloadTags: .all, progress: progress))
+                var options = FetchOptions(prune: true, downloadTags: .all, progress: progress)
+                options.holdingServer = holdingServer
+                if let gates { options.pacingConnection = { [url] in gates.paceConnection(to: url) } }
+                return try engine.fetch(repository, remote: remote, refspecs: [], options: options)
             }
-            try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress)
+            try SpecialRef.fetch(revision, remote: remote, in: repository, engine: engine, progress: progress,
+                                 holdingServer: holdingServer)
             return fetched
         }
         if !fetched.keptLocalTags.isEmpty {

@@ -26,10 +26,12 @@ enum SpecialRef {
     /// Fetches the ref `revision` names, when it is a special one; does nothing otherwise. `ModuleSyncer` calls it right
     /// after its own fetch, in `clone()` and `update()`, with the same remote.
     static func fetch(_ revision: String?, remote: String, in repository: Repository, engine: any TransferEngine,
-                      progress: @escaping (TransferProgress) -> Bool) throws {
+                      progress: @escaping (TransferProgress) -> Bool,
+                      holdingServer: ((_ body: () throws -> Void) throws -> Void)? = nil) throws {
         guard let ref = remoteRef(for: revision) else { return }
-        _ = try engine.fetch(repository, remote: remote, refspecs: ["+\(ref):\(localRef(for: ref))"],
-                             options: FetchOptions(downloadTags: .none, progress: progress))
+        var options = FetchOptions(downloadTags: .none, progress: progress)
+        options.holdingServer = holdingServer
+        _ = try engine.fetch(repository, remote: remote, refspecs: ["+\(ref):\(localRef(for: ref))"], options: options)
     }
 }
 

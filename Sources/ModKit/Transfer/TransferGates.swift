@@ -31,27 +31,44 @@ public struct TransferLimits: Sendable, Equatable {
         min(jobs, perHostOverride ?? Self.defaultPerHost(for: url))
     }
 
+    /// Of those, how many may hold a server's process through a whole conversation (a listing by libgit2 and the
+    /// download over its connection, a fetch or clone by git): the override, or what that kind of server takes; never
+    /// more than `perHost(for:)`.
+    public func holdingPerHost(for url: String) -> Int {
+        min(perHost(for: url), perHostOverride ?? Self.defaultHoldingPerHost(for: url))
+    }
+
     /// What a server of each transport takes at once (docs/transfers.md, measured at 50 ms round trip):
     /// - http(s): 48. A web server keeps thousands of connections; each no-op costs one request.
-    /// - git://: 24. git daemon serves at most 32 (`--max-connections`), counting a connection until it has reaped
-    ///   its process; past that it kills one connection from the same address and stops accepting for a second.
+    /// - git://: 48. modkit's own listing ends git daemon's process with its answer (`GitDaemonListing`), so a
+    ///   listing holds one of the daemon's processes for no round trip; what holds one longer has a cap of its own
+    ///   (`defaultHoldingPerHost`).
     /// - ssh: 8. sshd starts dropping connections at random once 10 have not finished their handshake
     ///   (`MaxStartups 10:30:100`), and a handshake at internet distance takes several round trips.
     /// - anything else: 16.
     public static func defaultPerHost(for url: String) -> Int {
         let lowered = url.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return 48 }
-        if lowered.hasPrefix("git://") { return 24 }
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("git://") { return 48 }
         if GitKit.isSSHURL(url) { return 8 }
         return 16
+    }
+
+    /// What holds a server's process through a whole conversation, at once: over git:// 16. git daemon serves at most
+    /// 32 (`--max-connections`), counting a connection until it has reaped its process; past that it kills one
+    /// connection from the same address and stops accepting for a second. The listings running beside hold some of
+    /// the 32 too, each for the time the daemon takes to answer (through the bench's proxy about 17 at once, which
+    /// delivers a request 25 ms after the connection). Elsewhere as many as `defaultPerHost`.
+    public static func defaultHoldingPerHost(for url: String) -> Int {
+        url.lowercased().hasPrefix("git://") ? 16 : defaultPerHost(for: url)
     }
 
     /// How far apart new connections to the server of `url` start: the override, or what its transport needs.
     /// A server's queue of connections it has not yet accepted is short, and a connection that finds it full loses
     /// its syn and waits a whole second for the retransmission. git daemon listens with a queue of 5 and forks a
-    /// process for each connection it accepts: 4 ms. Web and ssh servers queue hundreds: 1 ms.
+    /// process for each connection it accepts: 2 ms (1 ms lost syns through the bench's proxy, docs/transfers.md).
+    /// Web and ssh servers queue hundreds: 1 ms.
     public func spacing(for url: String) -> Duration {
-        let milliseconds = spacingOverride ?? (url.lowercased().hasPrefix("git://") ? 4 : 1)
+        let milliseconds = spacingOverride ?? (url.lowercased().hasPrefix("git://") ? 2 : 1)
         return .microseconds(Int64(milliseconds * 1_000))
     }
 
@@ -80,23 +97,47 @@ final class TransferGates: @unchecked Sendable {
 
     init(_ limits: TransferLimits) { self.limits = limits }
 
-    /// Runs a transfer from `url` in a slot of its host, or in a local slot when `url` is on this machine.
+    /// Runs a transfer from `url` in a slot of its host, or in a local slot when `url` is on this machine. The slot
+    /// itself is not paced: its connections are, where they open (`holdingServer`, `paceConnection`).
     func transfer<T>(from url: String, _ body: () throws -> T) rethrows -> T {
         guard let host = Self.host(of: url) else { return try local(body) }
-        return try withSlot(Self.scheme(of: url) + host, limit: limits.perHost(for: url), spacing: limits.spacing(for: url), body)
+        return try withSlot(Self.scheme(of: url) + host, limit: limits.perHost(for: url), body)
+    }
+
+    /// Runs, within a transfer's slot, the part that holds a server's process through a whole conversation
+    /// (`FetchOptions.holdingServer`) in one of the fewer slots its host has for that, starting it
+    /// `TransferLimits.spacing(for:)` after the last connection to that server. Runs `body` at once for a url on this
+    /// machine.
+    func holdingServer<T>(of url: String, _ body: () throws -> T) rethrows -> T {
+        guard let host = Self.host(of: url) else { return try body() }
+        return try withSlot("holding " + Self.scheme(of: url) + host, limit: limits.holdingPerHost(for: url)) {
+            paceConnection(to: url)
+            return try body()
+        }
+    }
+
+    /// Waits until `TransferLimits.spacing(for:)` after the last connection to the server of `url` started, right
+    /// before a connection of modkit's own opens (`FetchOptions.pacingConnection`): spaced where the slot is taken,
+    /// connections bunched again on a busy machine, as threads woke late.
+    func paceConnection(to url: String) {
+        guard let host = Self.host(of: url) else { return }
+        let key = Self.scheme(of: url) + host
+        condition.lock()
+        let now = ContinuousClock.now
+        let start = max(now, nextStart[key] ?? now)
+        nextStart[key] = start + limits.spacing(for: url)
+        condition.unlock()
+        if start > now { Thread.sleep(forTimeInterval: Self.seconds(start - now)) }
     }
 
     /// Runs work that keeps this machine busy in a local slot.
-    func local<T>(_ body: () throws -> T) rethrows -> T { try withSlot(Self.localKey, limit: limits.local, spacing: .zero, body) }
+    func local<T>(_ body: () throws -> T) rethrows -> T { try withSlot(Self.localKey, limit: limits.local, body) }
 
-    /// Waits for one of `limit` slots of `key`, and for `spacing` after the last start of `key`, then runs `body`.
-    private func withSlot<T>(_ key: String, limit: Int, spacing: Duration, _ body: () throws -> T) rethrows -> T {
+    /// Waits for one of `limit` slots of `key`, then runs `body`.
+    private func withSlot<T>(_ key: String, limit: Int, _ body: () throws -> T) rethrows -> T {
         condition.lock()
         while busy[key, default: 0] >= limit { condition.wait() }
         busy[key, default: 0] += 1
-        let now = ContinuousClock.now
-        let start = max(now, nextStart[key] ?? now)
-        nextStart[key] = start + spacing
         condition.unlock()
         defer {
             condition.lock()
@@ -104,7 +145,6 @@ final class TransferGates: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
-        if start > now { Thread.sleep(forTimeInterval: Self.seconds(start - now)) }
         return try body()
     }
 
