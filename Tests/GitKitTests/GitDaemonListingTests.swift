@@ -53,10 +53,14 @@ import Glibc
         let daemon = try LoopbackDaemon(serving: sandbox.path, log: log)
         defer { daemon.stop() }
         let url = try #require(GitDaemonURL(daemon.url("remote.git")))
-        let socket = try GitDaemonSocket(host: url.host, port: url.port, timeout: 30)
-        try socket.sendAll(GitDaemonListing.request(for: url))
+        let addresses = try GitDaemonSocket.addresses(of: url.host, port: url.port)
+        let socket = try GitDaemonSocket(connectingTo: addresses)
+        var entry = pollfd(fd: socket.descriptor, events: Int16(POLLOUT), revents: 0)
+        try #require(poll(&entry, 1, 30_000) == 1)
+        try socket.finishConnecting(addresses)
+        try socket.sendAll(GitDaemonListing.request(for: url), timeout: 30)
         var parser = AdvertisementParser()
-        while !parser.finished, let chunk = try socket.receive() { try parser.read(chunk) }
+        while !parser.finished, let chunk = try socket.receive(timeout: 30) { try parser.read(chunk) }
         #expect(parser.references.count == 5)
         // The connection is still open here, and the server's process has ended on its own, without an error. (git daemon
         // started by Foundation's Process has SIGCHLD blocked and reaps its processes only when a connection comes in:
@@ -69,7 +73,7 @@ import Glibc
             _ = try GitDaemonListing.references(of: url, timeout: 30)
         }
         #expect(logged().contains("[\(first)] Disconnected\n"), "\(logged())")
-        #expect(try socket.receive() == nil)  // and it closed its end
+        #expect(try socket.receive(timeout: 30) == nil)  // and it closed its end
     }
 
     @Test func readsTheAdvertisementInAnyChunksAndRefusesWhatIsMalformed() throws {
@@ -128,6 +132,49 @@ import Glibc
         }
     }
 
+    /// A server that has not begun to answer after the hedging delay is asked again over a second connection, and the
+    /// first answer is read: here the first connection is never answered (as one whose syn was lost, or whose server
+    /// stalled), and the listing still returns, from the second.
+    @Test func aServerSilentOnTheFirstConnectionIsAskedAgainOverASecond() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        try withUnsafeMutablePointer(to: &address) { pointer in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                try #require(bind(listener, $0, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, $0, &length) == 0)
+            }
+        }
+        let head = "0123456789abcdef0123456789abcdef01234567"
+        let line = "\(head) refs/heads/main\0agent=test\n"
+        let answer = Array((String(format: "%04x", line.utf8.count + 4) + line + "0000").utf8)
+        let accepted = LockedCount()
+        let server = Thread {
+            let silent = accept(listener, nil, nil)  // held open, never answered
+            accepted.add()
+            let second = accept(listener, nil, nil)
+            accepted.add()
+            var request = [UInt8](repeating: 0, count: 4_096)
+            var received: [UInt8] = []
+            while !received.suffix(4).elementsEqual("0000".utf8) {
+                let count = recv(second, &request, request.count, 0)
+                if count <= 0 { break }
+                received += request[0..<count]
+            }
+            _ = answer.withUnsafeBytes { send(second, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            close(second)
+            usleep(500_000)
+            close(silent)
+        }
+        server.start()
+        let url = try #require(GitDaemonURL("git://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/App.git"))
+        let listed = try GitDaemonListing.references(of: url, timeout: 30, hedgeAfter: 0.2)
+        #expect(listed.map(\.name) == ["refs/heads/main"])
+        #expect(accepted.value == 2)
+    }
+
     /// A server that accepts and never answers is given up on after the timeout, not waited on for ever.
     @Test func aServerThatNeverAnswersIsGivenUpOnAfterTheTimeout() throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -150,4 +197,11 @@ import Glibc
         }
         #expect(Date().timeIntervalSince(started) < 20)
     }
+}
+
+final class LockedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

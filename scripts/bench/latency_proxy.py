@@ -4,7 +4,10 @@
 Listens on 127.0.0.1, forwards each connection to a target port on 127.0.0.1, and delays every byte by a one-way
 delay in each direction (default 25 ms, so 50 ms round trip), paces each direction (all connections together) to a
 bandwidth cap (default 100 Mbit/s, 0 for none), and holds a new connection for a set-up cost before the first byte
-moves (default one round trip, what a TCP handshake costs before the request can go out).
+moves (default one round trip, what a TCP handshake costs before the request can go out). The connection to the
+target opens when the client's first bytes, sent right after its handshake, reach it (the set-up cost plus the one-way
+delay), as a server accepts a connection when the handshake's last packet arrives: a server that runs a process per
+connection (git daemon counts them, and stops at 32) holds it no longer than over a network.
 
     latency_proxy.py --target PORT [--port 0] [--rtt 50] [--bandwidth 100] [--setup MS]
 
@@ -37,8 +40,9 @@ class Link:
         return self.free_at + self.delay
 
 
-async def pump(reader, writer, link):
-    """Copies `reader` to `writer` through `link`; closes the writing side when the reader ends."""
+async def pump(reader, writer_ready, link):
+    """Copies `reader` to the writer `writer_ready` (a future) gives, through `link`; closes the writing side when the
+    reader ends. Reading starts at once: what arrives before the writer is there waits for it."""
     queue = asyncio.Queue(QUEUE_CHUNKS)
 
     async def receive():
@@ -54,6 +58,7 @@ async def pump(reader, writer, link):
                 return
 
     async def deliver():
+        writer = await writer_ready
         while True:
             due, data = await queue.get()
             wait = due - time.monotonic()
@@ -74,19 +79,27 @@ async def pump(reader, writer, link):
 
 
 async def handle(client_reader, client_writer, options):
+    loop = asyncio.get_running_loop()
+    upstream = loop.create_future()
+    downstream = loop.create_future()
+    downstream.set_result(client_writer)
+    # the client's bytes are read (and timed) from now on; they reach the server once its connection is there
+    to_server = asyncio.ensure_future(pump(client_reader, upstream, options.upstream))
+    server_writer = None
     try:
-        if options.setup > 0:
-            await asyncio.sleep(options.setup)
+        await asyncio.sleep(options.setup + options.delay)
         server_reader, server_writer = await asyncio.open_connection("127.0.0.1", options.target)
     except OSError:
+        to_server.cancel()
         client_writer.close()
         return
+    upstream.set_result(server_writer)
     try:
-        await asyncio.gather(pump(client_reader, server_writer, options.upstream),
-                             pump(server_reader, client_writer, options.downstream))
+        await asyncio.gather(to_server, pump(server_reader, downstream, options.downstream))
     except (OSError, asyncio.IncompleteReadError, asyncio.CancelledError):
         pass
     finally:
+        to_server.cancel()
         for writer in (client_writer, server_writer):
             writer.close()
 

@@ -64,19 +64,88 @@ enum GitDaemonListing {
     static let sizeLimit = 256 << 20
 
     /// The references the server at `url` advertises, in its order, as `git ls-remote` lists them (peeled tags end in
-    /// "^{}"; an empty repository's "capabilities^{}" line is left out). Each wait for the server (connecting, then
-    /// each read) gives up after `timeout` seconds, 0 for never. `pacing` runs right before the connection opens.
-    static func references(of url: GitDaemonURL, timeout: TimeInterval,
-                           pacing: (() -> Void)? = nil) throws(GitDaemonListingFailure) -> [RemoteReference] {
-        let socket = try GitDaemonSocket(host: url.host, port: url.port, timeout: timeout, pacing: pacing)
-        try socket.sendAll(request(for: url))
+    /// "^{}"; an empty repository's "capabilities^{}" line is left out). Each wait for the server gives up after
+    /// `timeout` seconds, 0 for never. `pacing` runs right before a connection opens. A server that has not begun to
+    /// answer after `hedgeAfter` seconds (by default `AnswerTimes`) is asked again over a second connection, and the
+    /// first to answer is read: a syn lost at a full queue is sent again only after a second.
+    static func references(of url: GitDaemonURL, timeout: TimeInterval, pacing: (() -> Void)? = nil,
+                           hedgeAfter: TimeInterval? = nil) throws(GitDaemonListingFailure) -> [RemoteReference] {
+        let addresses = try GitDaemonSocket.addresses(of: url.host, port: url.port)
+        let (socket, first) = try firstAnswer(addresses, request: request(for: url), timeout: timeout, pacing: pacing,
+                                              server: url.hostAttribute, hedgeAfter: hedgeAfter)
         var parser = AdvertisementParser()
-        while !parser.finished {
-            guard let chunk = try socket.receive() else { throw GitDaemonListingFailure(description: "the server closed the connection before the end of its reference list") }
-            try parser.read(chunk)
+        var chunk: Data? = first
+        while true {
+            guard let bytes = chunk else {
+                throw GitDaemonListingFailure(description: "the server closed the connection before the end of its reference list")
+            }
+            try parser.read(bytes)
             if parser.size > sizeLimit { throw GitDaemonListingFailure(description: "the reference list is over \(sizeLimit >> 20) MiB") }
+            if parser.finished { return parser.references }
+            chunk = try socket.receive(timeout: timeout)
         }
-        return parser.references
+    }
+
+    /// Connects, sends `request` and waits for the first bytes of an answer; once `hedgeAfter` (or `AnswerTimes`'s
+    /// delay for `server`) has passed without any, does the same over a second connection. Returns the connection that
+    /// answered first, and its bytes (nil when it closed at once).
+    private static func firstAnswer(_ addresses: [GitDaemonSocket.Address], request: Data, timeout: TimeInterval,
+                                    pacing: (() -> Void)?, server: String,
+                                    hedgeAfter: TimeInterval?) throws(GitDaemonListingFailure) -> (GitDaemonSocket, Data?) {
+        pacing?()
+        var attempts = [try GitDaemonSocket(connectingTo: addresses)]
+        var opened = 1
+        let started = ContinuousClock.now
+        var lastActivity = started
+        var lastError: GitDaemonListingFailure?
+        while true {
+            let now = ContinuousClock.now
+            if timeout > 0, lastActivity.duration(to: now) >= .seconds(timeout) {
+                throw lastError ?? GitDaemonListingFailure(description: "timed out waiting for the server after \(Int(timeout)) s")
+            }
+            var wait: Duration = timeout > 0 ? .seconds(timeout) - lastActivity.duration(to: now) : .seconds(86_400)
+            if opened == 1 {
+                if let delay = hedgeAfter ?? AnswerTimes.shared.hedgeDelay(for: server) {
+                    let hedgeAt = started + .seconds(delay)
+                    if hedgeAt <= now {
+                        pacing?()
+                        opened += 1
+                        if let second = try? GitDaemonSocket(connectingTo: addresses) { attempts.append(second) }
+                        continue
+                    }
+                    wait = min(wait, now.duration(to: hedgeAt))
+                } else {
+                    wait = min(wait, .milliseconds(50))  // until another listing has timed the server
+                }
+            }
+            var entries = attempts.map { pollfd(fd: $0.descriptor, events: Int16($0.isSent ? POLLIN : POLLOUT), revents: 0) }
+            let milliseconds = Int32(min(max(1, (wait / .milliseconds(1)).rounded(.up)), 86_400_000))
+            let ready = poll(&entries, nfds_t(entries.count), milliseconds)
+            if ready < 0 {
+                guard errno == EINTR else { throw GitDaemonSocket.failure("poll") }
+                continue
+            }
+            var index = entries.count - 1
+            while index >= 0 {
+                defer { index -= 1 }
+                guard entries[index].revents != 0 else { continue }
+                lastActivity = .now
+                let attempt = attempts[index]
+                do throws(GitDaemonListingFailure) {
+                    if !attempt.isSent {
+                        try attempt.finishConnecting(addresses)
+                        if attempt.isConnected { try attempt.sendAll(request, timeout: timeout) }
+                    } else if let bytes = try attempt.receiveAvailable() {
+                        AnswerTimes.shared.record(started.duration(to: .now), for: server)
+                        return (attempt, bytes.isEmpty ? nil : bytes)
+                    }
+                } catch {
+                    lastError = error
+                    attempts.remove(at: index)
+                }
+            }
+            if attempts.isEmpty { throw lastError ?? GitDaemonListingFailure(description: "no connection") }
+        }
     }
 
     /// git's request for `url`'s reference list over protocol v0, and the flush that says the client wants nothing:
@@ -84,6 +153,23 @@ enum GitDaemonListing {
     static func request(for url: GitDaemonURL) -> Data {
         let line = Data("git-upload-pack \(url.path)\0host=\(url.hostAttribute)\0".utf8)
         return Data(String(format: "%04x", line.count + 4).utf8) + line + Data("0000".utf8)
+    }
+}
+
+/// How soon each git:// server has begun to answer a listing in this process, for `GitDaemonListing`'s second
+/// connection: one that has heard nothing for three times the fastest answer so far (at least 0.1 s) asks again.
+final class AnswerTimes: @unchecked Sendable {
+    static let shared = AnswerTimes()
+    private let lock = NSLock()
+    private var fastest: [String: Duration] = [:]
+
+    func record(_ duration: Duration, for server: String) {
+        lock.withLock { fastest[server] = min(fastest[server] ?? duration, duration) }
+    }
+
+    /// nil before the server has answered once: nothing yet says how far away it is.
+    func hedgeDelay(for server: String) -> TimeInterval? {
+        lock.withLock { fastest[server] }.map { max(0.1, 3 * ($0 / .seconds(1))) }
     }
 }
 
@@ -158,15 +244,22 @@ struct AdvertisementParser {
     }
 }
 
-/// One TCP connection to a git:// server, closed when released. Every wait gives up after the timeout.
+/// One TCP connection to a git:// server, non-blocking, closed when released.
 final class GitDaemonSocket {
-    private var descriptor: Int32 = -1
-    private let timeout: TimeInterval
+    /// One address `getaddrinfo` gave for the server.
+    struct Address {
+        var family: Int32, type: Int32, proto: Int32
+        var bytes: [UInt8]
+    }
 
-    /// Connects to the first address of `host` that answers, as git does; `pacing` runs once the name is resolved,
-    /// right before the first connection opens.
-    init(host: String, port: String, timeout: TimeInterval, pacing: (() -> Void)? = nil) throws(GitDaemonListingFailure) {
-        self.timeout = timeout
+    private(set) var descriptor: Int32 = -1
+    /// Which of the addresses this connection is trying.
+    private var addressIndex = 0
+    private(set) var isConnected = false
+    private(set) var isSent = false
+
+    /// The addresses of `host`, in the order git tries them.
+    static func addresses(of host: String, port: String) throws(GitDaemonListingFailure) -> [Address] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Darwin)
@@ -180,61 +273,75 @@ final class GitDaemonSocket {
             throw GitDaemonListingFailure(description: "cannot resolve \(host): \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(list) }
-        pacing?()
-        var lastError = "no address"
+        var addresses: [Address] = []
         var entry: UnsafeMutablePointer<addrinfo>? = list
-        while let address = entry?.pointee {
-            entry = address.ai_next
-            do throws(GitDaemonListingFailure) {
-                descriptor = try Self.open(address, timeout: timeout)
-                return
-            } catch {
-                lastError = error.description
-            }
+        while let info = entry?.pointee {
+            entry = info.ai_next
+            guard let pointer = info.ai_addr else { continue }
+            let bytes = Array(UnsafeRawBufferPointer(start: pointer, count: Int(info.ai_addrlen)))
+            addresses.append(Address(family: info.ai_family, type: info.ai_socktype, proto: info.ai_protocol, bytes: bytes))
         }
-        throw GitDaemonListingFailure(description: "cannot connect to \(host):\(port): \(lastError)")
+        guard !addresses.isEmpty else { throw GitDaemonListingFailure(description: "cannot resolve \(host): no address") }
+        return addresses
+    }
+
+    /// Starts connecting to the first of `addresses` that takes a connection attempt; `finishConnecting` completes it.
+    init(connectingTo addresses: [Address]) throws(GitDaemonListingFailure) {
+        try start(addresses)
     }
 
     deinit {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    private static func open(_ address: addrinfo, timeout: TimeInterval) throws(GitDaemonListingFailure) -> Int32 {
-        #if canImport(Darwin)
-        let fd = socket(address.ai_family, address.ai_socktype, address.ai_protocol)
-        #else
-        let fd = socket(address.ai_family, address.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.ai_protocol)
-        #endif
-        guard fd >= 0 else { throw Self.failure("socket") }
-        #if canImport(Darwin)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        var one: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        if connect(fd, address.ai_addr, address.ai_addrlen) != 0 {
-            guard errno == EINPROGRESS || errno == EINTR else {
-                let error = Self.failure("connect")
-                close(fd)
-                throw error
+    private func start(_ addresses: [Address]) throws(GitDaemonListingFailure) {
+        var lastError = GitDaemonListingFailure(description: "no address")
+        while addressIndex < addresses.count {
+            let address = addresses[addressIndex]
+            #if canImport(Darwin)
+            let fd = socket(address.family, address.type, address.proto)
+            #else
+            let fd = socket(address.family, address.type | Int32(SOCK_CLOEXEC.rawValue), address.proto)
+            #endif
+            guard fd >= 0 else { throw Self.failure("socket") }
+            #if canImport(Darwin)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            var one: Int32 = 1
+            _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            let result = address.bytes.withUnsafeBytes {
+                connect(fd, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count))
             }
-            do throws(GitDaemonListingFailure) {
-                try wait(fd, for: Int16(POLLOUT), timeout: timeout, doing: "connecting")
-            } catch {
-                close(fd)
-                throw error
+            if result == 0 || errno == EINPROGRESS || errno == EINTR {
+                descriptor = fd
+                isConnected = result == 0
+                return
             }
-            var code: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0, code == 0 else {
-                close(fd)
-                throw GitDaemonListingFailure(description: String(cString: strerror(code)))
-            }
+            lastError = Self.failure("connect")
+            close(fd)
+            addressIndex += 1
         }
-        return fd
+        throw lastError
     }
 
-    func sendAll(_ data: Data) throws(GitDaemonListingFailure) {
+    /// After the connection attempt became writable: connected, or on to the next address (throws past the last).
+    func finishConnecting(_ addresses: [Address]) throws(GitDaemonListingFailure) {
+        guard !isConnected else { return }
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        if getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &code, &length) == 0, code == 0 {
+            isConnected = true
+            return
+        }
+        close(descriptor)
+        descriptor = -1
+        addressIndex += 1
+        guard addressIndex < addresses.count else { throw GitDaemonListingFailure(description: String(cString: strerror(code))) }
+        try start(addresses)
+    }
+
+    func sendAll(_ data: Data, timeout: TimeInterval) throws(GitDaemonListingFailure) {
         var offset = 0
         while offset < data.count {
             #if canImport(Darwin)
@@ -251,16 +358,27 @@ final class GitDaemonSocket {
                 throw Self.failure("send")
             }
         }
+        isSent = true
     }
 
-    /// The next bytes the server sent; nil at the end of the connection.
-    func receive() throws(GitDaemonListingFailure) -> Data? {
+    /// What the server has sent so far without waiting: nil when nothing is there yet, empty at the end of the
+    /// connection.
+    func receiveAvailable() throws(GitDaemonListingFailure) -> Data? {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count > 0 { return Data(buffer[0..<count]) }
-            if count == 0 { return nil }
-            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { throw Self.failure("recv") }
+            if count >= 0 { return Data(buffer[0..<count]) }
+            if errno == EINTR { continue }
+            guard errno == EAGAIN || errno == EWOULDBLOCK else { throw Self.failure("recv") }
+            return nil
+        }
+    }
+
+    /// The next bytes the server sent, waiting at most `timeout` seconds (0: for ever); nil at the end of the
+    /// connection.
+    func receive(timeout: TimeInterval) throws(GitDaemonListingFailure) -> Data? {
+        while true {
+            if let bytes = try receiveAvailable() { return bytes.isEmpty ? nil : bytes }
             try Self.wait(descriptor, for: Int16(POLLIN), timeout: timeout, doing: "waiting for the server")
         }
     }
@@ -278,7 +396,7 @@ final class GitDaemonSocket {
         }
     }
 
-    private static func failure(_ call: String) -> GitDaemonListingFailure {
+    static func failure(_ call: String) -> GitDaemonListingFailure {
         GitDaemonListingFailure(description: "\(call): \(String(cString: strerror(errno)))")
     }
 }
