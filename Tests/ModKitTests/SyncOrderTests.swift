@@ -39,6 +39,21 @@ struct SyncOrderTests {
         #expect(missing.toClone == 1 && missing > recentOrder)
     }
 
+    /// A remote that a fetch moved within the hour is listed over the connection its download would use
+    /// (`FetchOptions.likelyMoved`); one a clone wrote, one moved hours ago, or one never moved is not.
+    @Test func aRemoteAFetchMovedWithinTheHourIsLikelyToMoveAgain() throws {
+        let root = try makeTemporaryDirectory()
+        let fetched = try clone("Fetched", in: root)
+        #expect(SyncOrder.movedRecently(gitDir: fetched + "/.git", remote: "origin"))
+        try age(fetched, by: 2 * 3600)
+        #expect(!SyncOrder.movedRecently(gitDir: fetched + "/.git", remote: "origin"))
+
+        let cloned = try clone("Cloned", in: root)
+        _ = try runGit(["update-ref", "-m", "clone: from git://example.com/Cloned.git", "refs/remotes/origin/develop", "HEAD"], in: cloned)
+        #expect(!SyncOrder.movedRecently(gitDir: cloned + "/.git", remote: "origin"), "the newest entry is the clone's")
+        #expect(!SyncOrder.movedRecently(gitDir: cloned + "/.git", remote: "upstream"), "no reflog at all")
+    }
+
     @Test func withoutReflogsTheLooseReferenceSaysWhenAndPackedOnesSayNothing() throws {
         let root = try makeTemporaryDirectory()
         let path = try clone("Net", in: root)

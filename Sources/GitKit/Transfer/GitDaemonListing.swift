@@ -88,10 +88,10 @@ enum GitDaemonListing {
 
     /// Connects, sends `request` and waits for the first bytes of an answer; once `hedgeAfter` (or `AnswerTimes`'s
     /// delay for `server`) has passed without any, does the same over a second connection. Returns the connection that
-    /// answered first, and its bytes (nil when it closed at once).
+    /// answered first, and its first bytes.
     private static func firstAnswer(_ addresses: [GitDaemonSocket.Address], request: Data, timeout: TimeInterval,
                                     pacing: (() -> Void)?, server: String,
-                                    hedgeAfter: TimeInterval?) throws(GitDaemonListingFailure) -> (GitDaemonSocket, Data?) {
+                                    hedgeAfter: TimeInterval?) throws(GitDaemonListingFailure) -> (GitDaemonSocket, Data) {
         pacing?()
         var attempts = [try GitDaemonSocket(connectingTo: addresses)]
         var opened = 1
@@ -136,8 +136,10 @@ enum GitDaemonListing {
                         try attempt.finishConnecting(addresses)
                         if attempt.isConnected { try attempt.sendAll(request, timeout: timeout) }
                     } else if let bytes = try attempt.receiveAvailable() {
+                        // closed without a word (git daemon killed the process past its 32): the other may still answer
+                        guard !bytes.isEmpty else { throw GitDaemonListingFailure(description: "the server closed the connection without answering") }
                         AnswerTimes.shared.record(started.duration(to: .now), for: server)
-                        return (attempt, bytes.isEmpty ? nil : bytes)
+                        return (attempt, bytes)
                     }
                 } catch {
                     lastError = error

@@ -30,6 +30,10 @@ public struct FetchOptions {
     /// server's process with its answer runs before, outside it (`listRemoteWithoutHoldingServer`). A sync gives that
     /// part a slot of its own per server (`TransferGates`). nil: it runs at once.
     public var holdingServer: ((_ body: () throws -> Void) throws -> Void)? = nil
+    /// The remote moved at a recent fetch, and likely has again: it is listed over the connection its download would
+    /// use, in the part that holds the server's process, rather than first by a listing that ends the server's process
+    /// (which costs a remote that moved a second connection and reference list).
+    public var likelyMoved = false
     /// Called right before modkit opens a connection of its own (`GitDaemonListing`), to space the connections to one
     /// server (a sync's `TransferGates`); nil: none.
     public var pacingConnection: (() -> Void)? = nil
@@ -187,7 +191,7 @@ extension Repository {
         if !fetchedLocally {
             let lists = options.skipsUnchangedRemote && options.depth == 0
             let quickly = lists ? listRemoteWithoutHoldingServer(remote: remote, refspecs: active, prune: options.prune,
-                                                                 pacing: options.pacingConnection) : .notRead
+                                                                 likelyMoved: options.likelyMoved, pacing: options.pacingConnection) : .notRead
             if case .unchanged = quickly {
                 report.remoteUnchanged = true
             } else {

@@ -40,14 +40,15 @@ extension Repository {
     /// not at all (`core.gitProxy`, `GIT_PROXY_COMMAND`, `protocol.allow`, `protocol.git.allow`,
     /// `GIT_ALLOW_PROTOCOL`), which neither modkit nor libgit2 honours, or where the listing failed (git then reports
     /// what it finds).
-    /// `pacing` runs right before the connection opens.
-    func listRemoteWithoutHoldingServer(remote: String, refspecs: [String], prune: Bool,
+    /// With `likelyMoved` the listing is libgit2's (`.notRead`), over the connection the download then uses. `pacing`
+    /// runs right before the connection opens.
+    func listRemoteWithoutHoldingServer(remote: String, refspecs: [String], prune: Bool, likelyMoved: Bool = false,
                                         pacing: (() -> Void)? = nil) -> QuickListing {
         guard let text = try? remoteURL(remote), text.lowercased().hasPrefix("git://") else { return .notRead }
         let environment = ProcessInfo.processInfo.environment
         let settings = configStrings(["core.gitProxy", "protocol.allow", "protocol.git.allow"])
         if !settings.isEmpty || environment["GIT_PROXY_COMMAND"] != nil || environment["GIT_ALLOW_PROTOCOL"] != nil { return .leftToGit }
-        guard FastPaths.enabled(in: self, environment: environment), let url = GitDaemonURL(text),
+        guard !likelyMoved, FastPaths.enabled(in: self, environment: environment), let url = GitDaemonURL(text),
               let mappings = FetchPlan.mappings(refspecs) else { return .notRead }
         guard let advertised = try? GitDaemonListing.references(of: url, timeout: GitKit.networkTimeout, pacing: pacing) else {
             return .leftToGit

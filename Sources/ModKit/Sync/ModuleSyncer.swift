@@ -169,6 +169,7 @@ struct ModuleSyncer {
             let fetched = try DroppedConnection.retrying {
                 var options = FetchOptions(prune: true, downloadTags: .all, progress: progress)
                 options.holdingServer = holdingServer
+                options.likelyMoved = SyncOrder.movedRecently(gitDir: repository.gitDir, remote: remote)
                 if let gates { options.pacingConnection = { [url] in gates.paceConnection(to: url) } }
                 return try engine.fetch(repository, remote: remote, refspecs: [], options: options)
             }

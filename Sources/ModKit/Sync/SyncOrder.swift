@@ -34,24 +34,40 @@ struct SyncOrder: Comparable {
         return max(0, 12 - Int(log2(age)) - 1)
     }
 
+    /// Whether a fetch moved a reference of `refs/remotes/<remote>/` within the hour (`recency` above 0): such a
+    /// remote is likely to have moved again (`FetchOptions.likelyMoved`). The newest reflog entry must be a fetch's: a
+    /// clone writes every reference it makes, and says nothing of which remotes move.
+    static func movedRecently(gitDir: String, remote: String, now: Date = Date()) -> Bool {
+        guard let (file, date) = newestFile(under: gitDir + "/logs/refs/remotes/" + remote),
+              recency(age: now.timeIntervalSince(date)) > 0,
+              let handle = try? FileHandle(forReadingFrom: file) else { return false }
+        defer { try? handle.close() }
+        // The last entry: "<old> <new> <who> <when>\t<message>\n"
+        let size = (try? handle.seekToEnd()) ?? 0
+        try? handle.seek(toOffset: size > 4_096 ? size - 4_096 : 0)
+        guard let tail = try? handle.readToEnd(), let line = tail.split(separator: UInt8(ascii: "\n")).last,
+              let tab = line.firstIndex(of: UInt8(ascii: "\t")) else { return false }
+        return line[(tab + 1)...].starts(with: "fetch".utf8)
+    }
+
     /// When a reference of `refs/remotes/<remote>/` last moved: the newest of their reflogs (git and libgit2 log every
     /// update of a remote-tracking reference in a work tree's repository), else of their loose files. nil when neither
     /// exists (packed by `git gc`, or never fetched).
     static func lastMove(gitDir: String, remote: String) -> Date? {
         for folder in ["logs/refs/remotes/", "refs/remotes/"] {
-            if let newest = newestFile(under: gitDir + "/" + folder + remote) { return newest }
+            if let newest = newestFile(under: gitDir + "/" + folder + remote) { return newest.date }
         }
         return nil
     }
 
-    private static func newestFile(under folder: String) -> Date? {
+    private static func newestFile(under folder: String) -> (url: URL, date: Date)? {
         guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: folder),
                                                           includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey]) else { return nil }
-        var newest: Date?
+        var newest: (url: URL, date: Date)?
         for case let url as URL in walker {
             guard let values = try? url.resourceValues(forKeys: [.contentModificationDateKey, .isRegularFileKey]),
                   values.isRegularFile == true, let date = values.contentModificationDate else { continue }
-            newest = max(newest ?? date, date)
+            if newest.map({ date > $0.date }) ?? true { newest = (url, date) }
         }
         return newest
     }
