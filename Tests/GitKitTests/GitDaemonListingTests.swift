@@ -136,17 +136,8 @@ import Glibc
     /// first answer is read: here the first connection is never answered (as one whose syn was lost, or whose server
     /// stalled), and the listing still returns, from the second.
     @Test func aServerSilentOnTheFirstConnectionIsAskedAgainOverASecond() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try listeningOnLoopback()
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                try #require(bind(listener, $0, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, $0, &length) == 0)
-            }
-        }
         let head = "0123456789abcdef0123456789abcdef01234567"
         let line = "\(head) refs/heads/main\0agent=test\n"
         let answer = Array((String(format: "%04x", line.utf8.count + 4) + line + "0000").utf8)
@@ -169,7 +160,7 @@ import Glibc
             close(silent)
         }
         server.start()
-        let url = try #require(GitDaemonURL("git://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/App.git"))
+        let url = try #require(GitDaemonURL("git://127.0.0.1:\(port)/App.git"))
         let listed = try GitDaemonListing.references(of: url, timeout: 30, hedgeAfter: 0.2)
         #expect(listed.map(\.name) == ["refs/heads/main"])
         #expect(accepted.value == 2)
@@ -177,18 +168,9 @@ import Glibc
 
     /// A server that accepts and never answers is given up on after the timeout, not waited on for ever.
     @Test func aServerThatNeverAnswersIsGivenUpOnAfterTheTimeout() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let (listener, port) = try listeningOnLoopback()
         defer { close(listener) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        try withUnsafeMutablePointer(to: &address) { pointer in
-            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                try #require(bind(listener, $0, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, $0, &length) == 0)
-            }
-        }
-        let url = try #require(GitDaemonURL("git://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/App.git"))
+        let url = try #require(GitDaemonURL("git://127.0.0.1:\(port)/App.git"))
         let started = Date()
         #expect {
             try GitDaemonListing.references(of: url, timeout: 0.3)
@@ -197,6 +179,25 @@ import Glibc
         }
         #expect(Date().timeIntervalSince(started) < 20)
     }
+}
+
+/// A TCP socket listening on 127.0.0.1 at a port the kernel chose, and that port; close the socket when done.
+func listeningOnLoopback() throws -> (Int32, UInt16) {
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let listening = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(listener, $0, length) == 0 && listen(listener, 4) == 0 && getsockname(listener, $0, &length) == 0
+        }
+    }
+    guard listening else {
+        close(listener)
+        throw CommandFailed(description: "cannot listen on 127.0.0.1")
+    }
+    return (listener, UInt16(bigEndian: address.sin_port))
 }
 
 final class LockedCount: @unchecked Sendable {
