@@ -166,6 +166,31 @@ import Glibc
         #expect(accepted.value == 2)
     }
 
+    /// Like git, the listing tries the server's addresses in turn: an address that refuses (or that this machine
+    /// cannot reach) passes the connection on to the next.
+    @Test(.enabled(if: gitDaemonPath != nil, "git daemon is not installed"))
+    func anAddressThatRefusesPassesTheConnectionToTheNext() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        _ = try RemoteFixture(in: sandbox)
+        let daemon = try LoopbackDaemon(serving: sandbox.path)
+        defer { daemon.stop() }
+        let url = try #require(GitDaemonURL(daemon.url("remote.git")))
+        // IPv6 loopback first (git daemon listens on 127.0.0.1 alone), then the address it listens on.
+        let addresses = try GitDaemonSocket.addresses(of: "::1", port: url.port) + GitDaemonSocket.addresses(of: url.host, port: url.port)
+        let socket = try GitDaemonSocket(connectingTo: addresses)
+        let deadline = Date().addingTimeInterval(30)
+        while !socket.isConnected, Date() < deadline {
+            var entry = pollfd(fd: socket.descriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&entry, 1, 1_000)
+            try socket.finishConnecting(addresses)
+        }
+        try socket.sendAll(GitDaemonListing.request(for: url), timeout: 30)
+        var parser = AdvertisementParser()
+        while !parser.finished, let chunk = try socket.receive(timeout: 30) { try parser.read(chunk) }
+        #expect(parser.references.map(\.name).contains("refs/heads/main"))
+    }
+
     /// A server that accepts and never answers is given up on after the timeout, not waited on for ever.
     @Test func aServerThatNeverAnswersIsGivenUpOnAfterTheTimeout() throws {
         let (listener, port) = try listeningOnLoopback()

@@ -305,7 +305,11 @@ final class GitDaemonSocket {
             #else
             let fd = socket(address.family, address.type | Int32(SOCK_CLOEXEC.rawValue), address.proto)
             #endif
-            guard fd >= 0 else { throw Self.failure("socket") }
+            guard fd >= 0 else {  // a family this machine does not have (IPv6 turned off): the next address
+                lastError = Self.failure("socket")
+                addressIndex += 1
+                continue
+            }
             #if canImport(Darwin)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             var one: Int32 = 1
