@@ -198,7 +198,7 @@ extension Repository {
                 try (options.holdingServer ?? { try $0() }) {
                     var listedOverV0 = false
                     do {  // the listing's connection closes at the end of this block, before any transfer opens its own
-                        let listing = lists && !(quickly == .leftToGit)
+                        let listing = lists && quickly != .leftToGit
                             ? listRemoteForFetch(remote: remote, refspecs: active, prune: options.prune, progress: options.progress) : .unknown
                         switch listing {
                         case .unchanged:
