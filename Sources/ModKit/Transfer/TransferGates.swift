@@ -100,8 +100,8 @@ final class TransferGates: @unchecked Sendable {
     /// Runs a transfer from `url` in a slot of its host, or in a local slot when `url` is on this machine. The slot
     /// itself is not paced: its connections are, where they open (`holdingServer`, `paceConnection`).
     func transfer<T>(from url: String, _ body: () throws -> T) rethrows -> T {
-        guard let host = Self.host(of: url) else { return try local(body) }
-        return try withSlot(Self.scheme(of: url) + host, limit: limits.perHost(for: url), body)
+        guard let server = Self.server(of: url) else { return try local(body) }
+        return try withSlot(server, limit: limits.perHost(for: url), body)
     }
 
     /// Runs, within a transfer's slot, the part that holds a server's process through a whole conversation
@@ -109,8 +109,8 @@ final class TransferGates: @unchecked Sendable {
     /// `TransferLimits.spacing(for:)` after the last connection to that server. Runs `body` at once for a url on this
     /// machine.
     func holdingServer<T>(of url: String, _ body: () throws -> T) rethrows -> T {
-        guard let host = Self.host(of: url) else { return try body() }
-        return try withSlot("holding " + Self.scheme(of: url) + host, limit: limits.holdingPerHost(for: url)) {
+        guard let server = Self.server(of: url) else { return try body() }
+        return try withSlot("holding " + server, limit: limits.holdingPerHost(for: url)) {
             paceConnection(to: url)
             return try body()
         }
@@ -120,12 +120,11 @@ final class TransferGates: @unchecked Sendable {
     /// before a connection of modkit's own opens (`FetchOptions.pacingConnection`): spaced where the slot is taken,
     /// connections bunched again on a busy machine, as threads woke late.
     func paceConnection(to url: String) {
-        guard let host = Self.host(of: url) else { return }
-        let key = Self.scheme(of: url) + host
+        guard let server = Self.server(of: url) else { return }
         condition.lock()
         let now = ContinuousClock.now
-        let start = max(now, nextStart[key] ?? now)
-        nextStart[key] = start + limits.spacing(for: url)
+        let start = max(now, nextStart[server] ?? now)
+        nextStart[server] = start + limits.spacing(for: url)
         condition.unlock()
         if start > now { Thread.sleep(forTimeInterval: Self.seconds(start - now)) }
     }
@@ -151,6 +150,12 @@ final class TransferGates: @unchecked Sendable {
     private static func seconds(_ duration: Duration) -> TimeInterval {
         let (seconds, attoseconds) = duration.components
         return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+
+    /// `git://host:9418/x` → `git://host:9418`: the key of one server, per transport and host (and port); nil for a url
+    /// on this machine.
+    private static func server(of url: String) -> String? {
+        host(of: url).map { scheme(of: url) + $0 }
     }
 
     /// `https://host/x` → `https://`; `ssh://` for scp-like `host:x`: one server per transport and host.
