@@ -39,7 +39,7 @@ struct SyncOrderTests {
         #expect(missing.toClone == 1 && missing > recentOrder)
     }
 
-    /// A remote that a fetch moved within the hour is listed over the connection its download would use
+    /// A remote that a fetch moved in the last 34 minutes is listed over the connection its download would use
     /// (`FetchOptions.likelyMoved`); one a clone wrote, one moved hours ago, or one never moved is not.
     @Test func aRemoteAFetchMovedWithinTheHourIsLikelyToMoveAgain() throws {
         let root = try makeTemporaryDirectory()

@@ -8,8 +8,8 @@ import GitKit
 struct SyncOrder: Comparable {
     /// 1 for a module still to be cloned, 0 for a clone.
     let toClone: Int
-    /// How recently a fetch moved one of the clone's remote-tracking references, in powers of two: 0 for an hour or
-    /// more ago (or never), up to 12 for within a second. Coarse, so that modules moved by one sync tie.
+    /// How recently a fetch moved one of the clone's remote-tracking references, in powers of two: 0 for 34 minutes
+    /// (2^11 s) or more ago (or never), up to 12 for within a second. Coarse, so that modules moved by one sync tie.
     let recency: Int
     let packBytes: UInt64
 
@@ -28,13 +28,13 @@ struct SyncOrder: Comparable {
                          packBytes: PackSize.bytes(gitDir: gitDir) ?? 0)
     }
 
-    /// 12 for an age under a second, one less for each doubling, 0 from about an hour (2^12 s).
+    /// 12 for an age under a second, one less for each doubling, 0 from 34 minutes (2^11 s).
     static func recency(age: TimeInterval) -> Int {
         guard age >= 1 else { return 12 }
         return max(0, 12 - Int(log2(age)) - 1)
     }
 
-    /// Whether a fetch moved a reference of `refs/remotes/<remote>/` within the hour (`recency` above 0): such a
+    /// Whether a fetch moved a reference of `refs/remotes/<remote>/` in the last 34 minutes (`recency` above 0): such a
     /// remote is likely to have moved again (`FetchOptions.likelyMoved`). The newest reflog entry must be a fetch's: a
     /// clone writes every reference it makes, and says nothing of which remotes move.
     static func movedRecently(gitDir: String, remote: String, now: Date = Date()) -> Bool {
