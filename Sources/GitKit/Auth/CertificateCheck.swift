@@ -111,4 +111,18 @@ extension GitKit {
         guard git_config_get_string_buf(&buf, config, name) == 0 else { git_error_clear(); return nil }
         return takeBuf(&buf)
     }
+
+    /// A boolean setting of the user's global git configuration, read as git reads a boolean; nil when unset or not a
+    /// boolean.
+    public static func globalConfigBool(_ name: String) -> Bool? {
+        globalConfigString(name).flatMap(FastPaths.gitBoolean)
+    }
+
+    /// A boolean environment variable or setting, read as git reads one: `false`, `no`, `off` or `0` in the variable
+    /// wins, else the setting, else `defaultValue`.
+    public static func switchIsOn(environment name: String, setting: String, default defaultValue: Bool = true,
+                                  environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        if let value = environment[name], let parsed = FastPaths.gitBoolean(value) { return parsed }
+        return globalConfigBool(setting) ?? defaultValue
+    }
 }

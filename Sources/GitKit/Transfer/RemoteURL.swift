@@ -105,6 +105,15 @@ extension GitKit {
     /// Whether git would reach `url` over ssh (`ssh://…` or scp-like `host:path`).
     public static func isSSHURL(_ url: String) -> Bool { RemoteURL.parse(url)?.isSSH ?? false }
 
+    /// What git gives ssh to reach the server of an ssh url: the destination (`user@host` or `host`, an IPv6 address
+    /// without its brackets) and the port, when the url names one. nil for any other url, and for a host that ssh would
+    /// read as an option (git refuses those).
+    public static func sshDestination(of url: String) -> (destination: String, port: Int?)? {
+        guard let parsed = RemoteURL.parse(url), parsed.isSSH, !parsed.host.hasPrefix("-"),
+              !(parsed.user ?? "").hasPrefix("-") else { return nil }
+        return ((parsed.user.map { $0 + "@" } ?? "") + parsed.host, parsed.port)
+    }
+
     /// The path of a repository git reads from this machine's file system: `file:///srv/x.git` or `/srv/x.git`;
     /// nil for any other url.
     public static func localPath(of url: String) -> String? {
