@@ -143,6 +143,7 @@ final class SSHServer {
     let port: Int
     let hostKeyFingerprint: String
     private let pid: pid_t
+    private let logPath: String
 
     init(sandbox: Sandbox, authorizedKeys: [String]) throws {
         try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
@@ -179,6 +180,7 @@ final class SSHServer {
                 if lastLog.contains("Server listening") {
                     self.port = port
                     self.pid = pid
+                    logPath = log.path
                     return
                 }
                 guard Spawn.isRunning(pid) else { break }
@@ -189,6 +191,9 @@ final class SSHServer {
     }
 
     func stop() { Spawn.kill(pid) }
+
+    /// What sshd has logged so far (`-e`: each connection it accepted and saw end).
+    func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 }
 
 /// An `ssh-agent` on a socket in the sandbox, holding the given keys. It daemonizes  and is stopped by the pid it prints.

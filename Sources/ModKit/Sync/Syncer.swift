@@ -18,9 +18,14 @@ public enum Syncer {
     ) -> [ModuleResult<SyncFacts>] {
         let manifest = workspace.manifest
         let stamp = backupStamp(Date())
-        let engine = engine ?? (try? FetchEngineSetting.engine()) ?? Libgit2Engine()
-        let cache = engine is Libgit2Engine ? nil : ObjectCache.configured()
-        let gates = limits.map(TransferGates.init)
+        let chosen = engine ?? (try? FetchEngineSetting.engine()) ?? Libgit2Engine()
+        let cache = chosen is Libgit2Engine ? nil : ObjectCache.configured()
+        let share = chosen is Libgit2Engine ? nil : SSHConnectionShare.forSync(urls: modules.compactMap { module in
+            module.kind == .repository ? manifest.url(of: module).map(LocalRepositoryURL.resolve) : nil
+        })
+        defer { share?.close() }
+        let engine = share.map(chosen.sharingSSHConnections) ?? chosen
+        let gates = limits.map { TransferGates($0, sshShare: share) }
         let weigh: (Module) -> SyncOrder = { module in
             let mirror = manifest.url(of: module).flatMap { url in cache.map { $0.mirrorPath(for: LocalRepositoryURL.resolve(url)) } }
             return SyncOrder.of(directory: manifest.directory(of: module).path, remote: manifest.defaults.remote, mirror: mirror)

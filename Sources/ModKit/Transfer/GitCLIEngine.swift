@@ -15,14 +15,22 @@ public struct GitCLIEngine: TransferEngine {
     /// Whether a remote that moved is downloaded over its listing's connection by libgit2 (`fetch.engine: auto`),
     /// where git need not see the fetch; false (`fetch.engine: git`): git fetches every remote that moved.
     let downloadsOverListing: Bool
+    /// A sync's shared ssh connections, which git's ssh uses where it has some (`SSHConnectionShare`).
+    let sshShare: SSHConnectionShare?
 
     public var name: String { "git" }
     public func makesShallowClones(of url: String) -> Bool { true }
 
-    public init(git: String = "git", stallTimeout: TimeInterval? = nil, downloadsOverListing: Bool = false) {
+    public init(git: String = "git", stallTimeout: TimeInterval? = nil, downloadsOverListing: Bool = false,
+                sshShare: SSHConnectionShare? = nil) {
         self.git = git
         self.stallTimeout = stallTimeout
         self.downloadsOverListing = downloadsOverListing
+        self.sshShare = sshShare
+    }
+
+    public func sharingSSHConnections(_ share: SSHConnectionShare) -> any TransferEngine {
+        GitCLIEngine(git: git, stallTimeout: stallTimeout, downloadsOverListing: downloadsOverListing, sshShare: share)
     }
 
     /// True when `git` is installed here (for `fetch.engine: auto`): an executable of that name on PATH, found
@@ -143,6 +151,6 @@ public struct GitCLIEngine: TransferEngine {
     /// Runs one git command of a transfer.
     @discardableResult
     func run(_ arguments: [String], url: String? = nil, progress: ((TransferProgress) -> Bool)?) throws(ModKitError) -> TransferProgress {
-        try GitProcess(git: git, arguments: arguments, url: url).run(stallTimeout: stallTimeout ?? GitKit.networkTimeout, progress: progress)
+        try GitProcess(git: git, arguments: arguments, url: url, sshShare: sshShare).run(stallTimeout: stallTimeout ?? GitKit.networkTimeout, progress: progress)
     }
 }

@@ -13,13 +13,17 @@ struct GitProcess {
     let arguments: [String]
     /// The remote's url, to name it in errors.
     var url: String? = nil
+    /// The sync's shared ssh connections: git's ssh reaches the server of an ssh `url` over one of them when it has some.
+    var sshShare: SSHConnectionShare? = nil
 
     /// Runs git to the end; returns the last progress it reported.
     func run(stallTimeout: TimeInterval, progress: ((TransferProgress) -> Bool)?) throws(ModKitError) -> TransferProgress {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [git] + arguments
-        process.environment = Self.environment()
+        let channel = url.flatMap { sshShare?.channel(to: $0) }
+        defer { channel.map { sshShare?.release($0) } }
+        process.environment = Self.environment(sshOptions: channel?.sshOptions ?? [])
         let stderr = Pipe()
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
@@ -111,8 +115,9 @@ struct GitProcess {
         return nil
     }
 
-    /// The caller's environment, with stable wording, and no prompt unless a terminal can answer it.
-    static func environment() -> [String: String] {
+    /// The caller's environment, with stable wording, and no prompt unless a terminal can answer it; `sshOptions` go
+    /// to git's ssh when it is OpenSSH.
+    static func environment(sshOptions: [String] = []) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for name in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES"] {
             environment.removeValue(forKey: name)
@@ -120,17 +125,18 @@ struct GitProcess {
         environment["LC_ALL"] = "C"
         let terminal = isatty(STDIN_FILENO) != 0
         if !terminal { environment["GIT_TERMINAL_PROMPT"] = "0" }
-        if let ssh = sshCommand(environment: environment, terminal: terminal) { environment["GIT_SSH_COMMAND"] = ssh }
+        if let ssh = sshCommand(environment: environment, terminal: terminal, adding: sshOptions) {
+            environment["GIT_SSH_COMMAND"] = ssh
+        }
         return environment
     }
 
     /// The user's ssh command (`GIT_SSH_COMMAND`, `core.sshCommand`, else `ssh`) with modkit's policy appended when it
     /// is ssh itself: no prompt without a terminal, new host keys only with `--accept-new-host-keys`, and the
-    /// known_hosts and config of `$HOME/.ssh` as modkit's own ssh uses them. Options the user gave come first and win.
-    static func sshCommand(environment: [String: String], terminal: Bool) -> String? {
-        guard environment["GIT_SSH"] == nil else { return nil }
-        let base = environment["GIT_SSH_COMMAND"] ?? GitKit.globalConfigString("core.sshCommand") ?? "ssh"
-        guard let program = base.split(separator: " ").first, program == "ssh" || program.hasSuffix("/ssh") else { return nil }
+    /// known_hosts and config of `$HOME/.ssh` as modkit's own ssh uses them, then `adding`. Options the user gave come
+    /// first and win. nil when git does not run OpenSSH's `ssh`, or there is nothing to add.
+    static func sshCommand(environment: [String: String], terminal: Bool, adding: [String] = []) -> String? {
+        guard let base = openSSHCommand(environment: environment) else { return nil }
         var options: [String] = []
         if !terminal { options += ["-o", "BatchMode=yes"] }
         if GitKit.remoteAuthentication.acceptNewHostKeys { options += ["-o", "StrictHostKeyChecking=accept-new"] }
@@ -142,11 +148,21 @@ struct GitProcess {
             }
             if FileManager.default.fileExists(atPath: home + "/.ssh/config") { options += ["-F", quoted(home + "/.ssh/config")] }
         }
+        options += adding
         return options.isEmpty ? nil : ([base] + options).joined(separator: " ")
     }
 
+    /// The command git runs ssh with (`GIT_SSH_COMMAND`, else `core.sshCommand`, else `ssh`) when it names `ssh`;
+    /// nil for another program and with `GIT_SSH`.
+    static func openSSHCommand(environment: [String: String]) -> String? {
+        guard environment["GIT_SSH"] == nil else { return nil }
+        let base = environment["GIT_SSH_COMMAND"] ?? GitKit.globalConfigString("core.sshCommand") ?? "ssh"
+        guard let program = base.split(separator: " ").first, program == "ssh" || program.hasSuffix("/ssh") else { return nil }
+        return base
+    }
+
     /// `it's` → `'it'\''s'`: one word for the shell git runs the ssh command with.
-    private static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

@@ -20,10 +20,15 @@ public protocol TransferEngine: Sendable {
     func checkOutNewClone(_ repository: Repository, branch: String?, commit: OID) throws
     /// The engine that really transfers from `url` (`auto` picks one per url), for `sync -v`.
     func engineName(for url: String) -> String
+    /// This engine with git's ssh reaching servers over a sync's shared connections; the engine itself where it does
+    /// not run git.
+    func sharingSSHConnections(_ share: SSHConnectionShare) -> any TransferEngine
 }
 
 extension TransferEngine {
     public func engineName(for url: String) -> String { name }
+
+    public func sharingSSHConnections(_ share: SSHConnectionShare) -> any TransferEngine { self }
 
     public func checkOutNewClone(_ repository: Repository, branch: String?, commit: OID) throws {
         try repository.checkoutIntoNewWorkTree(branch: branch, commit: commit)
@@ -94,17 +99,24 @@ public enum FetchEngineSetting {
     static let gitRunsHere = GitCLIEngine.isAvailable()
 }
 
-/// `fetch.engine: auto` where git runs: git for local, git://, http and https urls; libgit2 for ssh urls, where
-/// modkit's own ssh handling (agent and ~/.ssh/config keys, a refused unknown host key named with its fingerprint,
+/// `fetch.engine: auto` where git runs: git for local, git://, http and https urls, and for ssh urls whose server the
+/// sync reaches over shared connections (`SSHConnectionShare`); libgit2 for other ssh urls, where modkit's own ssh
+/// handling (agent and ~/.ssh/config keys, a refused unknown host key named with its fingerprint,
 /// `--accept-new-host-keys`, which key the server refused) says more than ssh does; and libgit2 for a small repository
 /// on this machine (below `smallLocalRepository` bytes of pack), full history only.
 public struct AutoEngine: TransferEngine {
-    let git = GitCLIEngine(downloadsOverListing: true)
+    let git: GitCLIEngine
     let libgit2 = Libgit2Engine()
+    let sshShare: SSHConnectionShare?
 
     public var name: String { "auto" }
 
-    public init() {}
+    public init(sshShare: SSHConnectionShare? = nil) {
+        self.sshShare = sshShare
+        git = GitCLIEngine(downloadsOverListing: true, sshShare: sshShare)
+    }
+
+    public func sharingSSHConnections(_ share: SSHConnectionShare) -> any TransferEngine { AutoEngine(sshShare: share) }
 
     /// libgit2's local transport sends at most the whole repository, which for a small one costs less than starting
     /// git and its upload-pack (100 tiny modules, one new commit each: 0.36x plain git's time in-process, 0.97x through
@@ -113,7 +125,7 @@ public struct AutoEngine: TransferEngine {
 
     /// The engine that transfers from `url`; a shallow or partial transfer is git's (libgit2 1.5 makes neither).
     func engine(for url: String, shallowOrPartial: Bool = false) -> any TransferEngine {
-        if GitKit.isSSHURL(url) { return libgit2 }
+        if GitKit.isSSHURL(url) { return sshShare?.isShared(url) == true ? git : libgit2 }
         if !shallowOrPartial, FastPaths.enabledGlobally(), let bytes = PackSize.bytes(ofLocalURL: url),
            bytes < Self.smallLocalRepository { return libgit2 }
         return git

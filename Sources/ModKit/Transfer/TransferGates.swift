@@ -27,15 +27,18 @@ public struct TransferLimits: Sendable, Equatable {
 
     /// Connections to the server of `url` at once: the override, or what that kind of server takes without refusing
     /// or stalling; never more than the workers.
-    public func perHost(for url: String) -> Int {
-        min(jobs, perHostOverride ?? Self.defaultPerHost(for: url))
+    /// `sharedSSHChannels`: the channels a sync's shared ssh connections to that server carry (`SSHConnectionShare`),
+    /// which stand in for the default.
+    public func perHost(for url: String, sharedSSHChannels: Int? = nil) -> Int {
+        min(jobs, perHostOverride ?? sharedSSHChannels ?? Self.defaultPerHost(for: url))
     }
 
     /// Of those, how many may hold a server's process through a whole conversation (a listing by libgit2 and the
     /// download over its connection, a fetch or clone by git): the override, or what that kind of server takes; never
     /// more than `perHost(for:)`.
-    public func holdingPerHost(for url: String) -> Int {
-        min(perHost(for: url), perHostOverride ?? Self.defaultHoldingPerHost(for: url))
+    public func holdingPerHost(for url: String, sharedSSHChannels: Int? = nil) -> Int {
+        min(perHost(for: url, sharedSSHChannels: sharedSSHChannels),
+            perHostOverride ?? sharedSSHChannels ?? Self.defaultHoldingPerHost(for: url))
     }
 
     /// What a server of each transport takes at once (docs/transfers.md, measured at 50 ms round trip):
@@ -44,14 +47,18 @@ public struct TransferLimits: Sendable, Equatable {
     ///   listing holds one of the daemon's processes for no round trip; what holds one longer has a cap of its own
     ///   (`defaultHoldingPerHost`).
     /// - ssh: 8. sshd starts dropping connections at random once 10 have not finished their handshake
-    ///   (`MaxStartups 10:30:100`), and a handshake at internet distance takes several round trips.
+    ///   (`MaxStartups 10:30:100`), and a handshake at internet distance takes several round trips. Over a sync's
+    ///   shared connections, as many as they carry channels (`SSHConnectionShare`, up to 32).
     /// - anything else: 16.
     public static func defaultPerHost(for url: String) -> Int {
         let lowered = url.lowercased()
         if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("git://") { return 48 }
-        if GitKit.isSSHURL(url) { return 8 }
+        if GitKit.isSSHURL(url) { return sshPerHost }
         return 16
     }
+
+    /// Connections to one ssh server at once, each with its own handshake.
+    public static let sshPerHost = 8
 
     /// What holds a server's process through a whole conversation, at once: over git:// 16. git daemon serves at most
     /// 32 (`--max-connections`), counting a connection until it has reaped its process; past that it kills one
@@ -88,6 +95,8 @@ public struct TransferLimits: Sendable, Equatable {
 /// half their syns, and each of those costs a second (docs/transfers.md).
 final class TransferGates: @unchecked Sendable {
     private let limits: TransferLimits
+    /// The sync's shared ssh connections, which raise the slots of the servers they reach.
+    private let sshShare: SSHConnectionShare?
     private let condition = NSCondition()
     private var busy: [String: Int] = [:]
     /// When the next transfer to each server may start.
@@ -95,13 +104,16 @@ final class TransferGates: @unchecked Sendable {
     /// The key of work on this machine (no host name is empty).
     private static let localKey = ""
 
-    init(_ limits: TransferLimits) { self.limits = limits }
+    init(_ limits: TransferLimits, sshShare: SSHConnectionShare? = nil) {
+        self.limits = limits
+        self.sshShare = sshShare
+    }
 
     /// Runs a transfer from `url` in a slot of its host, or in a local slot when `url` is on this machine. The slot
     /// itself is not paced: its connections are, where they open (`holdingServer`, `paceConnection`).
     func transfer<T>(from url: String, _ body: () throws -> T) rethrows -> T {
         guard let server = Self.server(of: url) else { return try local(body) }
-        return try withSlot(server, limit: limits.perHost(for: url), body)
+        return try withSlot(server, limit: limits.perHost(for: url, sharedSSHChannels: sshShare?.channels(to: url)), body)
     }
 
     /// Runs, within a transfer's slot, the part that holds a server's process through a whole conversation
@@ -110,7 +122,8 @@ final class TransferGates: @unchecked Sendable {
     /// machine.
     func holdingServer<T>(of url: String, _ body: () throws -> T) rethrows -> T {
         guard let server = Self.server(of: url) else { return try body() }
-        return try withSlot("holding " + server, limit: limits.holdingPerHost(for: url)) {
+        let limit = limits.holdingPerHost(for: url, sharedSSHChannels: sshShare?.channels(to: url))
+        return try withSlot("holding " + server, limit: limit) {
             paceConnection(to: url)
             return try body()
         }

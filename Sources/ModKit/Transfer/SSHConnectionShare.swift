@@ -1,0 +1,209 @@
+import Foundation
+import GitKit
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#endif
+
+/// A sync's ssh connections, each shared by many of git's transfers (OpenSSH's connection sharing, `ControlMaster`).
+///
+/// Without it every module over ssh pays a whole handshake: the connection, the key exchange, authentication and
+/// only then the channel git talks over, about 7 round trips, and the key exchange's work on both machines. A sync
+/// with more modules on one ssh server than it opens connections to at once (`TransferLimits.sshPerHost`, 8)
+/// first opens one connection to that server per `channelsPerConnection` of its modules, at most
+/// `connectionsPerServer` (`ssh -M -N -f`, in parallel). git's ssh then opens each module's channel over one of them:
+/// 3 round trips. Each connection carries at most `channelsPerConnection` channels at once, under sshd's default
+/// `MaxSessions` of 10; a channel the server refuses all the same is opened over a connection of its own, as ssh does
+/// by itself.
+///
+/// Only where git runs OpenSSH's `ssh` (`GitProcess.openSSHCommand`, and `ssh.variant` unset, `auto` or `ssh`), and
+/// never with a prompt: a connection that cannot be opened without one (an unknown host key, a key the server
+/// refuses, a passphrase with no agent) leaves that server's modules to the transfer they have without sharing
+/// (libgit2 under `fetch.engine: auto`), whose error then says why. Off with `MODKIT_SSH_SHARE=0` or
+/// `git config --global modkit.sshShare false`.
+///
+/// The connections end with the sync (`close()`). Those of a modkit that was killed end after `idleSeconds` without a
+/// channel. Their sockets live in a directory of this user's only (mode 0700) under /tmp: a socket's path must stay
+/// under 104 bytes, and macOS's `$TMPDIR` is long.
+public final class SSHConnectionShare: @unchecked Sendable {
+    /// Channels one connection carries at once.
+    static let channelsPerConnection = 8
+    /// Connections to one server at most.
+    static let connectionsPerServer = 4
+    /// How long a connection outlives its last channel.
+    static let idleSeconds = 60
+
+    /// The channel one transfer runs over.
+    public struct Channel: Sendable {
+        /// Options for git's ssh: use this connection, never open one of its own as a master.
+        let sshOptions: [String]
+        fileprivate let connection: Int
+    }
+
+    private struct Connection: Sendable {
+        let socket: String
+        let destination: String
+        let port: Int?
+        var channels = 0
+    }
+
+    private enum ServerState {
+        case opening
+        case open([Int])
+        case unavailable
+    }
+
+    private let sshCommand: String
+    /// Where the connections' sockets live.
+    let directory: String
+    /// Modules of each shared server (`serverKey`), as planned.
+    let planned: [String: Int]
+    private let condition = NSCondition()
+    private var servers: [String: ServerState] = [:]
+    private var connections: [Connection] = []
+    private var closed = false
+
+    private init(sshCommand: String, directory: String, planned: [String: Int]) {
+        self.sshCommand = sshCommand
+        self.directory = directory
+        self.planned = planned
+    }
+
+    deinit { close() }
+
+    /// The share for a sync of modules at `urls`: nil when it is off, when git does not run OpenSSH, or when no ssh
+    /// server has more of these modules than a sync opens connections to at once.
+    public static func forSync(urls: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> SSHConnectionShare? {
+        guard GitKit.switchIsOn(environment: "MODKIT_SSH_SHARE", setting: "modkit.sshShare", environment: environment) else { return nil }
+        var modules: [String: Int] = [:]
+        for url in urls {
+            if let key = serverKey(of: url) { modules[key, default: 0] += 1 }
+        }
+        let planned = modules.filter { $0.value > TransferLimits.sshPerHost }
+        guard !planned.isEmpty else { return nil }
+        let variant = environment["GIT_SSH_VARIANT"] ?? GitKit.globalConfigString("ssh.variant")
+        guard variant == nil || variant == "auto" || variant == "ssh",
+              let command = GitProcess.sshCommand(environment: environment, terminal: false) else { return nil }
+        var template = Array("/tmp/modkit-ssh-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { return nil }  // mode 0700
+        return SSHConnectionShare(sshCommand: command, directory: String(cString: made), planned: planned)
+    }
+
+    /// Whether transfers from `url` go over shared connections: opens that server's connections on the first ask
+    /// (the others asking meanwhile wait for them). false for a server not planned, or whose connections failed.
+    public func isShared(_ url: String) -> Bool { channels(to: url) != nil }
+
+    /// The channels the shared connections to the server of `url` carry at once; nil when it has none. Opens them on
+    /// the first ask, as `isShared`.
+    public func channels(to url: String) -> Int? {
+        guard let key = Self.serverKey(of: url), let modules = planned[key] else { return nil }
+        condition.lock()
+        while true {
+            switch servers[key] {
+            case .opening?:
+                condition.wait()
+                continue
+            case .open(let indexes)?:
+                condition.unlock()
+                return indexes.count * Self.channelsPerConnection
+            case .unavailable?:
+                condition.unlock()
+                return nil
+            case nil:
+                guard !closed, let target = GitKit.sshDestination(of: url) else {
+                    condition.unlock()
+                    return nil
+                }
+                servers[key] = .opening
+                let first = connections.count
+                let count = min(Self.connectionsPerServer, (modules + Self.channelsPerConnection - 1) / Self.channelsPerConnection)
+                for index in first..<(first + count) {
+                    connections.append(Connection(socket: "\(directory)/\(index)", destination: target.destination, port: target.port))
+                }
+                let opening = Array(connections[first...])
+                condition.unlock()
+                // With `--accept-new-host-keys` the first connection alone writes a new server's key to known_hosts.
+                let accepting = GitKit.remoteAuthentication.acceptNewHostKeys
+                let firstOpened = accepting ? open(opening[0]) : nil
+                let rest = firstOpened.map { opened in opened ? Array(opening.dropFirst()) : [] } ?? opening
+                let opened = (firstOpened.map { [$0] } ?? []) + Parallel.map(rest, jobs: max(1, rest.count)) { [self] in open($0) }
+                let indexes = opened.indices.filter { opened[$0] }.map { first + $0 }
+                condition.lock()
+                servers[key] = indexes.isEmpty ? .unavailable : .open(indexes)
+                condition.broadcast()
+            }
+        }
+    }
+
+    /// A channel to the server of `url` over its least busy connection; nil when it has none (git's ssh then
+    /// connects as it would without sharing).
+    func channel(to url: String) -> Channel? {
+        guard channels(to: url) != nil, let key = Self.serverKey(of: url) else { return nil }
+        return condition.withLock {
+            guard case .open(let indexes)? = servers[key],
+                  let index = indexes.min(by: { connections[$0].channels < connections[$1].channels }) else { return nil }
+            connections[index].channels += 1
+            return Channel(sshOptions: ["-o", "ControlMaster=no", "-o", "ControlPath=" + GitProcess.quoted(connections[index].socket)],
+                           connection: index)
+        }
+    }
+
+    func release(_ channel: Channel) {
+        condition.withLock { connections[channel.connection].channels -= 1 }
+    }
+
+    /// Ends every connection (`ssh -O exit`) and removes their directory. Transfers after it connect on their own.
+    /// A connection whose opening was given up on (timed out) is ended too when its socket is there.
+    public func close() {
+        let all: [Connection] = condition.withLock {
+            guard !closed else { return [] }
+            closed = true
+            return connections
+        }
+        for connection in all where FileManager.default.fileExists(atPath: connection.socket) {
+            _ = runSSH(["-O", "exit", "-o", "ControlPath=" + GitProcess.quoted(connection.socket)], to: connection, log: nil)
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Opens one connection: ssh authenticates, starts listening on the connection's socket and only then leaves it
+    /// in the background (`-f`), so its exit status says whether the connection is there.
+    private func open(_ connection: Connection) -> Bool {
+        let options = ["-o", "ControlMaster=yes", "-o", "ControlPersist=\(Self.idleSeconds)",
+                       "-o", "ControlPath=" + GitProcess.quoted(connection.socket), "-N", "-f"]
+        return runSSH(options, to: connection, log: connection.socket + ".log")
+            && FileManager.default.fileExists(atPath: connection.socket)
+    }
+
+    /// Runs ssh with `options` to the connection's server, its output to `log` (never a pipe: the connection ssh leaves
+    /// in the background keeps it open), stopped after `GitKit.networkTimeout` seconds; whether it exited 0.
+    private func runSSH(_ options: [String], to connection: Connection, log: String?) -> Bool {
+        var words = ["exec", sshCommand] + options
+        if let port = connection.port { words += ["-p", String(port)] }
+        words.append(GitProcess.quoted(connection.destination))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", words.joined(separator: " ")]
+        process.environment = GitProcess.environment()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        if let log, FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log) {
+            process.standardError = handle
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
+        let ended = ProcessExit(process)
+        guard (try? process.run()) != nil else { return false }
+        let timeout = GitKit.networkTimeout
+        let watchdog = timeout > 0 ? Watchdog(pid: process.processIdentifier, stallTimeout: timeout) : nil
+        ended.wait()
+        let stalled = watchdog?.finish() ?? false
+        return !stalled && process.terminationReason == .exit && process.terminationStatus == 0
+    }
+
+    /// One server: `destination:port` as git's ssh reaches it; nil for a url that is not ssh.
+    static func serverKey(of url: String) -> String? {
+        GitKit.sshDestination(of: url).map { "\($0.destination):\($0.port.map(String.init) ?? "")" }
+    }
+}

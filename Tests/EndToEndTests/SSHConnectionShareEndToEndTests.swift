@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+/// A sync of more modules on one ssh server than it connects to at once shares a few connections among them
+/// (`SSHConnectionShare`), against a real `sshd` on 127.0.0.1 whose log counts the connections it accepted.
+@Suite(.serialized, .enabled(if: RemoteTools.available, "needs openssh-server, openssh-client, openssl, python3 (.ci/run installs them)"))
+struct SSHConnectionShareEndToEndTests {
+    static let names = (1...10).map { String(format: "Mod%02d", $0) }
+
+    private func fixture() throws -> (Sandbox, SSHServer, SSHAgent) {
+        let sandbox = try Sandbox()
+        for name in Self.names { try sandbox.makeRemote(name) }
+        let key = try sandbox.makeSSHKey("keys/agent_key")
+        let server = try SSHServer(sandbox: sandbox, authorizedKeys: [key])
+        let agent = try SSHAgent(sandbox: sandbox, keys: [key])
+        let remotes = sandbox.url("remotes").path
+        try sandbox.writeRemoteManifest(Self.names.map { ($0, "ssh://\(SSHUser.name)@127.0.0.1:\(server.port)\(remotes)/\($0).git") })
+        return (sandbox, server, agent)
+    }
+
+    @Test func tenModulesOnOneServerShareTwoConnectionsThatEndWithTheSync() throws {
+        let (sandbox, server, agent) = try fixture()
+        defer { server.stop(); agent.stop() }
+
+        // Unknown host key: no shared connection opens without a prompt; every module fails as it does without sharing.
+        let refused = try sandbox.modkitRemote("sync", agent: agent)
+        #expect(refused.status == 1)
+        #expect(refused.err.contains("the ssh host key of [127.0.0.1]:\(server.port) is unknown"), "\(refused.err)")
+        #expect(refused.err.contains(server.hostKeyFingerprint), "\(refused.err)")
+        #expect(server.acceptedConnections() == 0)
+
+        // 10 modules, 8 channels per connection: two connections, then nothing left open.
+        let fresh = try sandbox.modkitRemote("sync", "-v", "--accept-new-host-keys", agent: agent)
+        #expect(fresh.status == 0, "\(fresh.out)\n\(fresh.err)")
+        for name in Self.names { #expect(try sandbox.spawnHead(name) == sandbox.spawnRemoteHead(name), "\(name)") }
+        #expect(fresh.err.contains("Mod01: cloned by git"), "\(fresh.err)")
+        #expect(server.acceptedConnections() == 2, "\(server.log())")
+        try server.waitForDisconnects(2)
+        let knownHosts = try sandbox.read("home/.ssh/known_hosts")
+        #expect(knownHosts.split(separator: "\n").count == 1, "\(knownHosts)")
+        #expect(try sandbox.spawnGit("fsck", in: "ws/Libs/Mod07").isEmpty)
+
+        // Three remotes move: two connections again, and the moved modules arrive.
+        let moved = try ["Mod02", "Mod05", "Mod09"].map { ($0, try sandbox.spawnPushNewCommit($0)) }
+        let update = try sandbox.modkitRemote("sync", agent: agent)
+        #expect(update.status == 0, "\(update.err)")
+        #expect(update.out.contains("10 modules: 0 cloned, 3 updated, 7 up to date"), "\(update.out)")
+        for (name, commit) in moved { #expect(try sandbox.spawnHead(name) == commit, "\(name)") }
+        #expect(server.acceptedConnections() == 4, "\(server.log())")
+        try server.waitForDisconnects(4)
+
+        // The off switch: each module's own connection, through libgit2 as before.
+        let pushed = try sandbox.spawnPushNewCommit("Mod10")
+        let unshared = try sandbox.runRemote(Sandbox.modkitBinary.path, ["sync", "-v"],
+                                             extra: ["SSH_AUTH_SOCK": agent.socket, "MODKIT_SSH_SHARE": "0"], in: "ws")
+        #expect(unshared.status == 0, "\(unshared.err)")
+        #expect(try sandbox.spawnHead("Mod10") == pushed)
+        #expect(unshared.err.contains("Mod01: fetched by libgit2"), "\(unshared.err)")
+        #expect(server.acceptedConnections() == 14, "\(server.log())")
+    }
+}
+
+extension SSHServer {
+    /// The connections sshd has authenticated so far (its lines end in "\r\n", one Character to Swift: count the words).
+    func acceptedConnections() -> Int { log().components(separatedBy: "Accepted publickey for ").count - 1 }
+
+    /// Waits until sshd has seen `count` connections end (a connection left open past the sync fails the test).
+    func waitForDisconnects(_ count: Int, timeout: TimeInterval = 30) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if log().components(separatedBy: "Disconnected from user ").count - 1 >= count { return }
+            usleep(20_000)
+        }
+        throw SandboxError("sshd saw fewer than \(count) connections end within \(Int(timeout)) s:\n\(log())")
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+@testable import ModKit
+import Testing
+
+/// Which servers a sync shares ssh connections to, decided before any connection opens (the connections themselves:
+/// SSHConnectionShareEndToEndTests, against sshd).
+struct SSHConnectionShareTests {
+    static let openSSH = ["GIT_SSH_COMMAND": "ssh"]
+
+    @Test func onlyAServerWithMoreModulesThanItsConnectionCapIsShared() throws {
+        // Five scp-like urls and four ssh:// urls name one server: git@git.example.com, port 22 unsaid.
+        let busy = (1...5).map { "git@git.example.com:acme/M\($0).git" } + (6...9).map { "ssh://git@git.example.com/acme/M\($0).git" }
+        let quiet = (1...8).map { "ssh://git@other.example.com:2222/acme/M\($0).git" }
+        let share = try #require(SSHConnectionShare.forSync(urls: busy + quiet + ["https://github.com/acme/Web.git"],
+                                                            environment: Self.openSSH))
+        defer { share.close() }
+        #expect(share.planned == ["git@git.example.com:": 9])
+        // A server not planned is reached as before, without opening anything.
+        #expect(share.isShared("ssh://git@other.example.com:2222/acme/M1.git") == false)
+        #expect(share.channels(to: "https://github.com/acme/Web.git") == nil)
+
+        var status = stat()
+        #expect(stat(share.directory, &status) == 0)
+        #expect(share.directory.hasPrefix("/tmp/modkit-ssh-"))
+        #expect(status.st_mode & 0o777 == 0o700)
+        share.close()
+        #expect(!FileManager.default.fileExists(atPath: share.directory))
+
+        #expect(SSHConnectionShare.forSync(urls: quiet, environment: Self.openSSH) == nil)
+        // Another user with the same host is another connection.
+        #expect(SSHConnectionShare.forSync(urls: (1...5).map { "alice@git.example.com:M\($0)" } + (1...5).map { "bob@git.example.com:M\($0)" },
+                                           environment: Self.openSSH) == nil)
+    }
+
+    @Test(arguments: [
+        ["MODKIT_SSH_SHARE": "0", "GIT_SSH_COMMAND": "ssh"],
+        ["MODKIT_SSH_SHARE": "off", "GIT_SSH_COMMAND": "ssh"],
+        ["GIT_SSH": "/usr/bin/ssh"],
+        ["GIT_SSH_COMMAND": "plink -batch"],
+        ["GIT_SSH_COMMAND": "ssh", "GIT_SSH_VARIANT": "simple"],
+    ])
+    func noShareWhenItIsOffOrGitDoesNotRunOpenSSH(environment: [String: String]) {
+        let urls = (1...20).map { "git@git.example.com:acme/M\($0).git" }
+        #expect(SSHConnectionShare.forSync(urls: urls, environment: environment) == nil)
+    }
+
+    @Test func aSharedServerRaisesItsCapToTheChannelsItsConnectionsCarry() {
+        let limits = TransferLimits.forSync(jobs: 48, local: 4, environment: [:])
+        #expect(limits.perHost(for: "git@github.com:acme/Net.git", sharedSSHChannels: 32) == 32)
+        #expect(limits.holdingPerHost(for: "git@github.com:acme/Net.git", sharedSSHChannels: 16) == 16)
+        #expect(TransferLimits.forSync(jobs: 12, local: 4, environment: [:]).perHost(for: "git@github.com:acme/Net.git", sharedSSHChannels: 32) == 12)
+        let fixed = TransferLimits.forSync(jobs: 48, local: 4, environment: ["MODKIT_CONNECTIONS_PER_HOST": "5"])
+        #expect(fixed.perHost(for: "git@github.com:acme/Net.git", sharedSSHChannels: 32) == 5)
+    }
+}
