@@ -118,7 +118,9 @@ class SSHServer(Server):
     """Debian's sshd on 127.0.0.1 with keys made for this run: the client key goes to the fixture's HOME/.ssh (where
     modkit looks) and, with a known_hosts naming the server's key, into GIT_SSH_COMMAND for plain git (OpenSSH reads
     the password database's home, not HOME). MaxStartups is raised to 100: a hosting service's sshd takes a burst of
-    handshakes, where Debian's default (10:30:100) drops them at random past 10, and plain git runs up to 16 at once."""
+    handshakes, where Debian's default (10:30:100) drops them at random past 10, and plain git runs up to 16 at once.
+    Sessions get an empty HOME (`SetEnv`), so the shell that runs git-upload-pack reads no rc file of this machine's
+    user."""
 
     def __enter__(self):
         sshd = "/usr/sbin/sshd"
@@ -151,11 +153,16 @@ class SSHServer(Server):
 
     def command(self, port):
         config = os.path.join(self.keys, "sshd_config")
+        # Sessions run git-upload-pack through the user's login shell, which reads ~/.bashrc when started by sshd: on a
+        # developer's machine that can cost more than git itself (pyenv's init: 55 ms a session). A hosting service
+        # runs no such file, so the sessions get an empty HOME of their own.
+        server_home = os.path.join(self.keys, "server-home")
+        os.makedirs(server_home, exist_ok=True)
         with open(config, "w") as handle:
             handle.write(f"ListenAddress 127.0.0.1\nPort {port}\nHostKey {os.path.join(self.keys, 'host_key')}\n"
                          f"AuthorizedKeysFile {os.path.join(self.keys, 'client_key.pub')}\nStrictModes no\nUsePAM no\n"
                          "PermitRootLogin yes\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-                         "PidFile none\nMaxStartups 100\n")
+                         f"PidFile none\nMaxStartups 100\nSetEnv HOME={server_home}\n")
         return ["/usr/sbin/sshd", "-D", "-e", "-f", config]
 
     def base(self, port):
