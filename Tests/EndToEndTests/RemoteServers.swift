@@ -145,7 +145,8 @@ final class SSHServer {
     private let pid: pid_t
     private let logPath: String
 
-    init(sandbox: Sandbox, authorizedKeys: [String]) throws {
+    /// `settings`: more lines of sshd_config.
+    init(sandbox: Sandbox, authorizedKeys: [String], settings: String = "") throws {
         try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true)
         let directory = sandbox.url("sshd")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -169,6 +170,7 @@ final class SSHServer {
             PasswordAuthentication no
             KbdInteractiveAuthentication no
             PidFile none
+            \(settings)
             """.write(to: config, atomically: true, encoding: .utf8)
             let log = directory.appendingPathComponent("sshd-\(port).log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)

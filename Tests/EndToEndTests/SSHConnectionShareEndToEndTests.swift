@@ -7,15 +7,35 @@ import Testing
 struct SSHConnectionShareEndToEndTests {
     static let names = (1...10).map { String(format: "Mod%02d", $0) }
 
-    private func fixture() throws -> (Sandbox, SSHServer, SSHAgent) {
+    private func fixture(names: [String] = names, settings: String = "") throws -> (Sandbox, SSHServer, SSHAgent) {
         let sandbox = try Sandbox()
-        for name in Self.names { try sandbox.makeRemote(name) }
+        for name in names { try sandbox.makeRemote(name) }
         let key = try sandbox.makeSSHKey("keys/agent_key")
-        let server = try SSHServer(sandbox: sandbox, authorizedKeys: [key])
+        let server = try SSHServer(sandbox: sandbox, authorizedKeys: [key], settings: settings)
         let agent = try SSHAgent(sandbox: sandbox, keys: [key])
         let remotes = sandbox.url("remotes").path
-        try sandbox.writeRemoteManifest(Self.names.map { ($0, "ssh://\(SSHUser.name)@127.0.0.1:\(server.port)\(remotes)/\($0).git") })
+        try sandbox.writeRemoteManifest(names.map { ($0, "ssh://\(SSHUser.name)@127.0.0.1:\(server.port)\(remotes)/\($0).git") })
         return (sandbox, server, agent)
+    }
+
+    /// A server that takes 2 channels per connection, where 8 are asked for: the channels it refuses are opened over
+    /// connections of their own, the rest of the sync goes unshared, and every module arrives.
+    @Test func aServerThatRefusesChannelsStillGetsEveryModule() throws {
+        let names = (1...20).map { String(format: "Mod%02d", $0) }
+        let (sandbox, server, agent) = try fixture(names: names, settings: "MaxSessions 2\nMaxStartups 100")
+        defer { server.stop(); agent.stop() }
+        let fresh = try sandbox.modkitRemote("sync", "--accept-new-host-keys", agent: agent)
+        #expect(fresh.status == 0, "\(fresh.out)\n\(fresh.err)")
+        #expect(fresh.out.contains("20 modules: 20 cloned"), "\(fresh.out)")
+        for name in names { #expect(try sandbox.spawnHead(name) == sandbox.spawnRemoteHead(name), "\(name)") }
+        // 3 shared connections at most 2 channels each, and the refused ones on their own: more than 3, at most 3 + 20.
+        let accepted = server.acceptedConnections()
+        #expect(accepted > 3 && accepted <= 23, "\(server.log())")
+
+        let moved = try names.map { ($0, try sandbox.spawnPushNewCommit($0)) }
+        let update = try sandbox.modkitRemote("sync", agent: agent)
+        #expect(update.status == 0, "\(update.err)")
+        for (name, commit) in moved { #expect(try sandbox.spawnHead(name) == commit, "\(name)") }
     }
 
     @Test func tenModulesOnOneServerShareTwoConnectionsThatEndWithTheSync() throws {

@@ -44,6 +44,53 @@ struct SSHConnectionShareTests {
         #expect(SSHConnectionShare.forSync(urls: urls, environment: environment) == nil)
     }
 
+    /// The bookkeeping of channels, with connections that open without a server (the real ones:
+    /// SSHConnectionShareEndToEndTests).
+    @Test func channelsGoWhereThereIsRoomAndARefusingServerIsSharedNoMore() throws {
+        let urls = (1...20).map { "git@git.example.com:acme/M\($0).git" }
+        let opened = LockedCount()
+        let share = try #require(SSHConnectionShare.forSync(urls: urls, environment: Self.openSSH) { _ in opened.add(); return true })
+        defer { share.close() }
+        let url = urls[0]
+        #expect(share.channels(to: url) == 24)  // 20 modules: 3 connections of 8 channels
+        #expect(opened.value == 3)
+        #expect(share.channels(to: urls[1]) == 24)
+        #expect(opened.value == 3)  // opened once per server
+
+        // Six channels spread over the three connections, two each.
+        let six = try (0..<6).map { _ in try #require(share.channel(to: url)) }
+        let sockets = Dictionary(grouping: six.map { $0.sshOptions.last! }, by: { $0 }).mapValues(\.count)
+        #expect(sockets.count == 3 && sockets.values.allSatisfy { $0 == 2 }, "\(sockets)")
+        #expect(six.allSatisfy { $0.sshOptions.contains("ControlMaster=no") })
+
+        // The server refuses a third channel on one connection: that one carries 2 from now on (2 + 8 + 8 = 18).
+        let third = try #require(share.channel(to: url))
+        share.refused(third)
+        share.release(third)
+        #expect(share.channels(to: url) == 18)
+        // And on the two others: 2 + 2 + 2 = 6, fewer than 8 connections of their own: no longer shared.
+        for _ in 0..<2 {
+            let channel = try #require(share.channel(to: url))
+            share.refused(channel)
+            share.release(channel)
+        }
+        #expect(share.channels(to: url) == nil)
+        #expect(share.channel(to: url) == nil)
+        #expect(!share.isShared(url))
+        for channel in six { share.release(channel) }
+    }
+
+    /// A server none of whose connections open is not shared, and is asked once.
+    @Test func aServerWhoseConnectionsFailIsNotShared() throws {
+        let urls = (1...9).map { "ssh://git@git.example.com:2222/acme/M\($0).git" }
+        let opened = LockedCount()
+        let share = try #require(SSHConnectionShare.forSync(urls: urls, environment: Self.openSSH) { _ in opened.add(); return false })
+        defer { share.close() }
+        #expect(!share.isShared(urls[0]))
+        #expect(!share.isShared(urls[1]))
+        #expect(opened.value == 2)  // 9 modules: 2 connections, tried once
+    }
+
     @Test func aSharedServerRaisesItsCapToTheChannelsItsConnectionsCarry() {
         let limits = TransferLimits.forSync(jobs: 48, local: 4, environment: [:])
         #expect(limits.perHost(for: "git@github.com:acme/Net.git", sharedSSHChannels: 32) == 32)
@@ -52,4 +99,11 @@ struct SSHConnectionShareTests {
         let fixed = TransferLimits.forSync(jobs: 48, local: 4, environment: ["MODKIT_CONNECTIONS_PER_HOST": "5"])
         #expect(fixed.perHost(for: "git@github.com:acme/Net.git", sharedSSHChannels: 32) == 5)
     }
+}
+
+final class LockedCount: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func add() { lock.withLock { count += 1 } }
+    var value: Int { lock.withLock { count } }
 }

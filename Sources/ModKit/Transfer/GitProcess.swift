@@ -55,6 +55,7 @@ struct GitProcess {
             }
         }
         ended.wait()
+        if let channel, messages.contains(where: { $0.contains("Session open refused by peer") }) { sshShare?.refused(channel) }
         let stalled = watchdog?.finish() ?? false
         // one line: git's fatal and error lines (and ssh's, which say why the transport failed) when it printed some,
         // else its last lines

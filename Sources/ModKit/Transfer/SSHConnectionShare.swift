@@ -14,8 +14,10 @@ import Glibc
 /// first opens one connection to that server per `channelsPerConnection` of its modules, at most
 /// `connectionsPerServer` (`ssh -M -N -f`, in parallel). git's ssh then opens each module's channel over one of them:
 /// 3 round trips. Each connection carries at most `channelsPerConnection` channels at once, under sshd's default
-/// `MaxSessions` of 10; a channel the server refuses all the same is opened over a connection of its own, as ssh does
-/// by itself.
+/// `MaxSessions` of 10. A channel the server refuses all the same is opened over a connection of its own, as ssh does
+/// by itself, and the connection then carries no more than the server took (`refused`); once the server's
+/// connections carry fewer than `TransferLimits.sshPerHost` channels in all, its remaining modules go as they would
+/// without sharing.
 ///
 /// Only where git runs OpenSSH's `ssh` (`GitProcess.openSSHCommand`, and `ssh.variant` unset, `auto` or `ssh`), and
 /// never with a prompt: a connection that cannot be opened without one (an unknown host key, a key the server
@@ -39,13 +41,18 @@ public final class SSHConnectionShare: @unchecked Sendable {
         /// Options for git's ssh: use this connection, never open one of its own as a master.
         let sshOptions: [String]
         fileprivate let connection: Int
+        /// The channels already open on the connection when this one was asked for.
+        fileprivate let alongside: Int
     }
 
-    private struct Connection: Sendable {
+    struct Connection: Sendable {
+        let server: String
         let socket: String
         let destination: String
         let port: Int?
         var channels = 0
+        /// The channels it carries at once: `channelsPerConnection`, or fewer once the server refused one.
+        var capacity = SSHConnectionShare.channelsPerConnection
     }
 
     private enum ServerState {
@@ -55,6 +62,8 @@ public final class SSHConnectionShare: @unchecked Sendable {
     }
 
     private let sshCommand: String
+    /// Opens a connection; nil: `open(_:)`, which runs ssh (a test stands in for the server with its own).
+    private let opener: (@Sendable (Connection) -> Bool)?
     /// Where the connections' sockets live.
     let directory: String
     /// Modules of each shared server (`serverKey`), as planned.
@@ -64,8 +73,9 @@ public final class SSHConnectionShare: @unchecked Sendable {
     private var connections: [Connection] = []
     private var closed = false
 
-    private init(sshCommand: String, directory: String, planned: [String: Int]) {
+    private init(sshCommand: String, directory: String, planned: [String: Int], opener: (@Sendable (Connection) -> Bool)?) {
         self.sshCommand = sshCommand
+        self.opener = opener
         self.directory = directory
         self.planned = planned
     }
@@ -75,6 +85,10 @@ public final class SSHConnectionShare: @unchecked Sendable {
     /// The share for a sync of modules at `urls`: nil when it is off, when git does not run OpenSSH, or when no ssh
     /// server has more of these modules than a sync opens connections to at once.
     public static func forSync(urls: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> SSHConnectionShare? {
+        forSync(urls: urls, environment: environment, opener: nil)
+    }
+
+    static func forSync(urls: [String], environment: [String: String], opener: (@Sendable (Connection) -> Bool)?) -> SSHConnectionShare? {
         guard GitKit.switchIsOn(environment: "MODKIT_SSH_SHARE", setting: "modkit.sshShare", environment: environment) else { return nil }
         var modules: [String: Int] = [:]
         for url in urls {
@@ -87,7 +101,7 @@ public final class SSHConnectionShare: @unchecked Sendable {
               let command = GitProcess.sshCommand(environment: environment, terminal: false) else { return nil }
         var template = Array("/tmp/modkit-ssh-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { return nil }  // mode 0700
-        return SSHConnectionShare(sshCommand: command, directory: String(cString: made), planned: planned)
+        return SSHConnectionShare(sshCommand: command, directory: String(cString: made), planned: planned, opener: opener)
     }
 
     /// Whether transfers from `url` go over shared connections: opens that server's connections on the first ask
@@ -105,8 +119,9 @@ public final class SSHConnectionShare: @unchecked Sendable {
                 condition.wait()
                 continue
             case .open(let indexes)?:
+                let capacity = indexes.reduce(0) { $0 + connections[$1].capacity }
                 condition.unlock()
-                return indexes.count * Self.channelsPerConnection
+                return capacity
             case .unavailable?:
                 condition.unlock()
                 return nil
@@ -119,15 +134,17 @@ public final class SSHConnectionShare: @unchecked Sendable {
                 let first = connections.count
                 let count = min(Self.connectionsPerServer, (modules + Self.channelsPerConnection - 1) / Self.channelsPerConnection)
                 for index in first..<(first + count) {
-                    connections.append(Connection(socket: "\(directory)/\(index)", destination: target.destination, port: target.port))
+                    connections.append(Connection(server: key, socket: "\(directory)/\(index)", destination: target.destination,
+                                                  port: target.port))
                 }
                 let opening = Array(connections[first...])
                 condition.unlock()
                 // With `--accept-new-host-keys` the first connection alone writes a new server's key to known_hosts.
                 let accepting = GitKit.remoteAuthentication.acceptNewHostKeys
+                let open: @Sendable (Connection) -> Bool = opener ?? { [self] in self.open($0) }
                 let firstOpened = accepting ? open(opening[0]) : nil
                 let rest = firstOpened.map { opened in opened ? Array(opening.dropFirst()) : [] } ?? opening
-                let opened = (firstOpened.map { [$0] } ?? []) + Parallel.map(rest, jobs: max(1, rest.count)) { [self] in open($0) }
+                let opened = (firstOpened.map { [$0] } ?? []) + Parallel.map(rest, jobs: max(1, rest.count), open)
                 let indexes = opened.indices.filter { opened[$0] }.map { first + $0 }
                 condition.lock()
                 servers[key] = indexes.isEmpty ? .unavailable : .open(indexes)
@@ -141,16 +158,32 @@ public final class SSHConnectionShare: @unchecked Sendable {
     func channel(to url: String) -> Channel? {
         guard channels(to: url) != nil, let key = Self.serverKey(of: url) else { return nil }
         return condition.withLock {
-            guard case .open(let indexes)? = servers[key],
-                  let index = indexes.min(by: { connections[$0].channels < connections[$1].channels }) else { return nil }
+            // the connection with the most room left
+            guard case .open(let indexes)? = servers[key], let index = indexes.max(by: { first, second in
+                connections[first].capacity - connections[first].channels < connections[second].capacity - connections[second].channels
+            }) else { return nil }
+            let alongside = connections[index].channels
             connections[index].channels += 1
             return Channel(sshOptions: ["-o", "ControlMaster=no", "-o", "ControlPath=" + GitProcess.quoted(connections[index].socket)],
-                           connection: index)
+                           connection: index, alongside: alongside)
         }
     }
 
     func release(_ channel: Channel) {
         condition.withLock { connections[channel.connection].channels -= 1 }
+    }
+
+    /// The server refused `channel` (its `MaxSessions` is lower than `channelsPerConnection`): the connection carries
+    /// no more than were open beside it from now on. A server whose connections then carry fewer channels than
+    /// `TransferLimits.sshPerHost` connections of their own would is shared no more: its remaining transfers connect
+    /// as they would without sharing (the connections stay until `close()` for the channels still on them).
+    func refused(_ channel: Channel) {
+        condition.withLock {
+            let server = connections[channel.connection].server
+            connections[channel.connection].capacity = min(connections[channel.connection].capacity, max(1, channel.alongside))
+            guard case .open(let indexes)? = servers[server] else { return }
+            if indexes.reduce(0, { $0 + connections[$1].capacity }) < TransferLimits.sshPerHost { servers[server] = .unavailable }
+        }
     }
 
     /// Ends every connection (`ssh -O exit`) and removes their directory. Transfers after it connect on their own.
