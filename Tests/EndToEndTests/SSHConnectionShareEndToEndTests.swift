@@ -69,6 +69,15 @@ struct SSHConnectionShareEndToEndTests {
         #expect(server.acceptedConnections() == 4, "\(server.log())")
         try server.waitForDisconnects(4)
 
+        // fetch.engine: git shares them too.
+        let viaGit = try sandbox.spawnPushNewCommit("Mod01")
+        let gitEngine = try sandbox.runRemote(Sandbox.modkitBinary.path, ["sync"],
+                                              extra: ["SSH_AUTH_SOCK": agent.socket, "MODKIT_FETCH_ENGINE": "git"], in: "ws")
+        #expect(gitEngine.status == 0, "\(gitEngine.err)")
+        #expect(try sandbox.spawnHead("Mod01") == viaGit)
+        #expect(server.acceptedConnections() == 6, "\(server.log())")
+        try server.waitForDisconnects(6)
+
         // The off switch: each module's own connection, through libgit2 as before.
         let pushed = try sandbox.spawnPushNewCommit("Mod10")
         let unshared = try sandbox.runRemote(Sandbox.modkitBinary.path, ["sync", "-v"],
@@ -76,7 +85,7 @@ struct SSHConnectionShareEndToEndTests {
         #expect(unshared.status == 0, "\(unshared.err)")
         #expect(try sandbox.spawnHead("Mod10") == pushed)
         #expect(unshared.err.contains("Mod01: fetched by libgit2"), "\(unshared.err)")
-        #expect(server.acceptedConnections() == 14, "\(server.log())")
+        #expect(server.acceptedConnections() == 16, "\(server.log())")
     }
 }
 

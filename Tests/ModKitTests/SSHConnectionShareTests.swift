@@ -80,6 +80,19 @@ struct SSHConnectionShareTests {
         for channel in six { share.release(channel) }
     }
 
+    /// With 4 workers, one connection of 8 channels serves 100 modules.
+    @Test func noMoreConnectionsThanTheWorkersNeed() throws {
+        let urls = (1...100).map { "git@git.example.com:acme/M\($0).git" }
+        let opened = LockedCount()
+        let share = try #require(SSHConnectionShare.forSync(urls: urls, jobs: 4, environment: Self.openSSH) { _ in opened.add(); return true })
+        defer { share.close() }
+        #expect(share.channels(to: urls[0]) == 8)
+        #expect(opened.value == 1)
+        let all = try #require(SSHConnectionShare.forSync(urls: urls, jobs: 48, environment: Self.openSSH) { _ in true })
+        defer { all.close() }
+        #expect(all.channels(to: urls[0]) == 32)
+    }
+
     /// A server none of whose connections open is not shared, and is asked once.
     @Test func aServerWhoseConnectionsFailIsNotShared() throws {
         let urls = (1...9).map { "ssh://git@git.example.com:2222/acme/M\($0).git" }

@@ -22,7 +22,7 @@ public enum Syncer {
         let cache = chosen is Libgit2Engine ? nil : ObjectCache.configured()
         let share = chosen is Libgit2Engine ? nil : SSHConnectionShare.forSync(urls: modules.compactMap { module in
             module.kind == .repository ? manifest.url(of: module).map(LocalRepositoryURL.resolve) : nil
-        })
+        }, jobs: jobs)
         defer { share?.close() }
         let engine = share.map(chosen.sharingSSHConnections) ?? chosen
         let gates = limits.map { TransferGates($0, sshShare: share) }

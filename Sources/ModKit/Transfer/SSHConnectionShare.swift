@@ -11,8 +11,8 @@ import Glibc
 /// Without it every module over ssh pays a whole handshake: the connection, the key exchange, authentication and
 /// only then the channel git talks over, about 7 round trips, and the key exchange's work on both machines. A sync
 /// with more modules on one ssh server than it opens connections to at once (`TransferLimits.sshPerHost`, 8)
-/// first opens one connection to that server per `channelsPerConnection` of its modules, at most
-/// `connectionsPerServer` (`ssh -M -N -f`, in parallel). git's ssh then opens each module's channel over one of them:
+/// first opens one connection to that server per `channelsPerConnection` of its modules (or of the sync's workers,
+/// when fewer), at most `connectionsPerServer` (`ssh -M -N -f`, in parallel). git's ssh then opens each module's channel over one of them:
 /// 3 round trips. Each connection carries at most `channelsPerConnection` channels at once, under sshd's default
 /// `MaxSessions` of 10. A channel the server refuses all the same is opened over a connection of its own, as ssh does
 /// by itself, and the connection then carries no more than the server took (`refused`); once the server's
@@ -68,13 +68,17 @@ public final class SSHConnectionShare: @unchecked Sendable {
     let directory: String
     /// Modules of each shared server (`serverKey`), as planned.
     let planned: [String: Int]
+    /// Transfers the sync runs at once at most: no server gets connections for more channels than that.
+    let workers: Int
     private let condition = NSCondition()
     private var servers: [String: ServerState] = [:]
     private var connections: [Connection] = []
     private var closed = false
 
-    private init(sshCommand: String, directory: String, planned: [String: Int], opener: (@Sendable (Connection) -> Bool)?) {
+    private init(sshCommand: String, directory: String, planned: [String: Int], workers: Int,
+                 opener: (@Sendable (Connection) -> Bool)?) {
         self.sshCommand = sshCommand
+        self.workers = max(1, workers)
         self.opener = opener
         self.directory = directory
         self.planned = planned
@@ -82,13 +86,15 @@ public final class SSHConnectionShare: @unchecked Sendable {
 
     deinit { close() }
 
-    /// The share for a sync of modules at `urls`: nil when it is off, when git does not run OpenSSH, or when no ssh
-    /// server has more of these modules than a sync opens connections to at once.
-    public static func forSync(urls: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> SSHConnectionShare? {
-        forSync(urls: urls, environment: environment, opener: nil)
+    /// The share for a sync of modules at `urls` with `jobs` workers: nil when it is off, when git does not run
+    /// OpenSSH, or when no ssh server has more of these modules than a sync opens connections to at once.
+    public static func forSync(urls: [String], jobs: Int = .max,
+                               environment: [String: String] = ProcessInfo.processInfo.environment) -> SSHConnectionShare? {
+        forSync(urls: urls, jobs: jobs, environment: environment, opener: nil)
     }
 
-    static func forSync(urls: [String], environment: [String: String], opener: (@Sendable (Connection) -> Bool)?) -> SSHConnectionShare? {
+    static func forSync(urls: [String], jobs: Int = .max, environment: [String: String],
+                        opener: (@Sendable (Connection) -> Bool)?) -> SSHConnectionShare? {
         guard GitKit.switchIsOn(environment: "MODKIT_SSH_SHARE", setting: "modkit.sshShare", environment: environment) else { return nil }
         var modules: [String: Int] = [:]
         for url in urls {
@@ -101,7 +107,8 @@ public final class SSHConnectionShare: @unchecked Sendable {
               let command = GitProcess.sshCommand(environment: environment, terminal: false) else { return nil }
         var template = Array("/tmp/modkit-ssh-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { return nil }  // mode 0700
-        return SSHConnectionShare(sshCommand: command, directory: String(cString: made), planned: planned, opener: opener)
+        return SSHConnectionShare(sshCommand: command, directory: String(cString: made), planned: planned, workers: jobs,
+                                  opener: opener)
     }
 
     /// Whether transfers from `url` go over shared connections: opens that server's connections on the first ask
@@ -132,7 +139,8 @@ public final class SSHConnectionShare: @unchecked Sendable {
                 }
                 servers[key] = .opening
                 let first = connections.count
-                let count = min(Self.connectionsPerServer, (modules + Self.channelsPerConnection - 1) / Self.channelsPerConnection)
+                let channels = min(modules, workers)
+                let count = max(1, min(Self.connectionsPerServer, (channels + Self.channelsPerConnection - 1) / Self.channelsPerConnection))
                 for index in first..<(first + count) {
                     connections.append(Connection(server: key, socket: "\(directory)/\(index)", destination: target.destination,
                                                   port: target.port))
