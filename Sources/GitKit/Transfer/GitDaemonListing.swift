@@ -89,7 +89,7 @@ enum GitDaemonListing {
     /// Connects, sends `request` and waits for the first bytes of an answer; once `hedgeAfter` (or `AnswerTimes`'s
     /// delay for `server`) has passed without any, does the same over a second connection. Returns the connection that
     /// answered first, and its first bytes.
-    private static func firstAnswer(_ addresses: [GitDaemonSocket.Address], request: Data, timeout: TimeInterval,
+    static func firstAnswer(_ addresses: [GitDaemonSocket.Address], request: Data, timeout: TimeInterval,
                                     pacing: (() -> Void)?, server: String,
                                     hedgeAfter: TimeInterval?) throws(GitDaemonListingFailure) -> (GitDaemonSocket, Data) {
         pacing?()
@@ -345,6 +345,11 @@ final class GitDaemonSocket {
         addressIndex += 1
         guard addressIndex < addresses.count else { throw GitDaemonListingFailure(description: String(cString: strerror(code))) }
         try start(addresses)
+    }
+
+    /// Turns the connected socket back to blocking reads and writes, as libgit2's own sockets are.
+    func makeBlocking() {
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     }
 
     func sendAll(_ data: Data, timeout: TimeInterval) throws(GitDaemonListingFailure) {
