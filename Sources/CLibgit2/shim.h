@@ -5,6 +5,7 @@
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
 #include <git2/sys/diff.h>
+#include <git2/sys/stream.h>
 #include <signal.h>
 #include <pthread.h>
 #include <string.h>
@@ -80,6 +81,41 @@ static inline int modkit_unblock_signal(int signal_number) {
     sigemptyset(&set);
     sigaddset(&set, signal_number);
     return pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
+/* A plain TCP stream of modkit's own, laid out as libgit2's socket stream (git_socket_stream, src/streams/socket.h in
+   1.5 and 1.6): its ssh transport takes any standard stream for one of those and hands `s`, the socket, to libssh2.
+   modkit's state comes after. */
+typedef struct {
+    git_stream parent;
+    char *host;
+    char *port;
+    int s;
+    void *owner;
+} modkit_stream;
+
+/* Makes `init` open every plain TCP connection libgit2 makes (git://, http://, the socket under https). Only on
+   libgit2 before 1.7, whose streams carry no timeouts; later versions keep their own streams (returns 1). */
+static inline int modkit_git_register_socket_stream(int (*init)(git_stream **, const char *, const char *)) {
+#if LIBGIT2_VER_MAJOR == 1 && LIBGIT2_VER_MINOR < 7
+    git_stream_registration registration;
+    memset(&registration, 0, sizeof registration);
+    registration.version = GIT_STREAM_VERSION;
+    registration.init = init;
+    return git_stream_register(GIT_STREAM_STANDARD, &registration);
+#else
+    (void)init;
+    return 1;
+#endif
+}
+
+/* The error a stream of modkit's own reports to libgit2 (only ever registered before 1.7, where this is public). */
+static inline void modkit_git_error_set_net(const char *message) {
+#if LIBGIT2_VER_MAJOR == 1 && LIBGIT2_VER_MINOR < 7
+    git_error_set_str(GIT_ERROR_NET, message);
+#else
+    (void)message;
+#endif
 }
 
 /* A read-only reference database of `count` fixed direct references, held in memory (CNegotiationRefdb). */

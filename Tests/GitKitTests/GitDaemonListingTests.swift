@@ -166,6 +166,41 @@ import Glibc
         #expect(accepted.value == 2)
     }
 
+    /// libgit2's listing of a remote that moved opens its git:// connection through `SocketStreams`: a first connection
+    /// the server never answers is asked again over a second, and libgit2 lists and downloads over the one that
+    /// answered. Without the second connection libgit2 waits on the silent one until the network timeout (60 s).
+    @Test(.enabled(if: gitDaemonPath != nil && SocketStreams.installed, "git daemon is not installed, or libgit2 keeps its own streams"))
+    func libgit2sListingIsAskedAgainOverASecondConnection() throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.cleanup() }
+        let fixture = try RemoteFixture(in: sandbox)
+        let daemon = try LoopbackDaemon(serving: sandbox.path)
+        defer { daemon.stop() }
+        let (listener, port) = try listeningOnLoopback()
+        defer { close(listener) }
+        let accepted = LockedCount()
+        let daemonPort = daemon.port
+        let server = Thread {
+            let silent = accept(listener, nil, nil)  // held open, never answered
+            accepted.add()
+            let second = accept(listener, nil, nil)
+            accepted.add()
+            forward(second, toPort: daemonPort)
+            close(silent)
+        }
+        server.start()
+        AnswerTimes.shared.record(.milliseconds(20), for: "127.0.0.1:\(port)")  // the server has answered in 20 ms before
+        let repository = try Repository.create(at: sandbox.at("clone"))
+        try repository.addRemote("origin", url: "git://127.0.0.1:\(port)/remote.git")
+        let started = Date()
+        let session = try RemoteSession(repository, remote: "origin")
+        #expect(Date().timeIntervalSince(started) < 4)
+        #expect(session.references.contains { $0.name == "refs/heads/main" && $0.target == fixture.c3 })
+        try session.download(refspecs: ["+refs/heads/*:refs/remotes/origin/*"], haves: [])
+        #expect(try ObjectDatabase(of: repository).contains(fixture.c3))
+        #expect(accepted.value == 2)
+    }
+
     /// Like git, the listing tries the server's addresses in turn: an address that refuses (or that this machine
     /// cannot reach) passes the connection on to the next.
     @Test(.enabled(if: gitDaemonPath != nil, "git daemon is not installed"))
@@ -230,4 +265,28 @@ final class LockedCount: @unchecked Sendable {
     private var count = 0
     func add() { lock.withLock { count += 1 } }
     var value: Int { lock.withLock { count } }
+}
+
+/// Copies bytes both ways between `client` and git daemon on `port` until either side closes.
+func forward(_ client: Int32, toPort port: UInt16) {
+    let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { close(client); close(upstream); return }
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        var entries = [pollfd(fd: client, events: Int16(POLLIN), revents: 0), pollfd(fd: upstream, events: Int16(POLLIN), revents: 0)]
+        guard poll(&entries, 2, 30_000) > 0 else { break }
+        let (from, to) = entries[0].revents != 0 ? (client, upstream) : (upstream, client)
+        let count = recv(from, &buffer, buffer.count, 0)
+        if count <= 0 { break }
+        _ = buffer.withUnsafeBytes { send(to, $0.baseAddress, count, Int32(MSG_NOSIGNAL)) }
+    }
+    close(client)
+    close(upstream)
 }

@@ -119,6 +119,7 @@ final class RemoteCallbacksBox {
     /// Runs a libgit2 call that uses this box, keeping it alive and turning a cancellation into `.user`.
     @discardableResult
     func run<T>(_ body: () throws(GitError) -> T) throws(GitError) -> T {
+        _ = SocketStreams.installed
         watchdog?.start()
         let result = withExtendedLifetime(self) { Result { () throws(GitError) -> T in try body() } }
         watchdog?.stop()
