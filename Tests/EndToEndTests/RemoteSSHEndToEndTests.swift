@@ -44,11 +44,7 @@ struct RemoteSSHEndToEndTests {
         let (sandbox, server, agent) = try fixture()
         defer { server.stop(); agent.stop() }
 
-        let refused = try sandbox.modkitRemote("sync", agent: agent)
-        #expect(refused.status == 1)
-        #expect(refused.err.contains("the ssh host key of [127.0.0.1]:\(server.port) is unknown"), "\(refused.err)")
-        #expect(refused.err.contains(server.hostKeyFingerprint), "\(refused.err)")
-        #expect(refused.err.contains("--accept-new-host-keys"), "\(refused.err)")
+        server.expectUnknownHostKeyRefusal(try sandbox.modkitRemote("sync", agent: agent))
         #expect(!FileManager.default.fileExists(atPath: sandbox.url("home/.ssh/known_hosts").path))
         #expect(!FileManager.default.fileExists(atPath: sandbox.url("ws/Libs/Core").path))
 

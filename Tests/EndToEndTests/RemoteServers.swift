@@ -196,6 +196,14 @@ final class SSHServer {
 
     /// What sshd has logged so far (`-e`: each connection it accepted and saw end).
     func log() -> String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
+
+    /// A modkit run refused because this server's host key is unknown: exit 1, the key's fingerprint and the way out.
+    func expectUnknownHostKeyRefusal(_ result: ProcessResult, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(result.status == 1, sourceLocation: sourceLocation)
+        #expect(result.err.contains("the ssh host key of [127.0.0.1]:\(port) is unknown"), "\(result.err)", sourceLocation: sourceLocation)
+        #expect(result.err.contains(hostKeyFingerprint), "\(result.err)", sourceLocation: sourceLocation)
+        #expect(result.err.contains("--accept-new-host-keys"), "\(result.err)", sourceLocation: sourceLocation)
+    }
 }
 
 /// An `ssh-agent` on a socket in the sandbox, holding the given keys. It daemonizes  and is stopped by the pid it prints.

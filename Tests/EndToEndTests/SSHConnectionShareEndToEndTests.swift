@@ -43,10 +43,7 @@ struct SSHConnectionShareEndToEndTests {
         defer { server.stop(); agent.stop() }
 
         // Unknown host key: no shared connection opens without a prompt; every module fails as it does without sharing.
-        let refused = try sandbox.modkitRemote("sync", agent: agent)
-        #expect(refused.status == 1)
-        #expect(refused.err.contains("the ssh host key of [127.0.0.1]:\(server.port) is unknown"), "\(refused.err)")
-        #expect(refused.err.contains(server.hostKeyFingerprint), "\(refused.err)")
+        server.expectUnknownHostKeyRefusal(try sandbox.modkitRemote("sync", agent: agent))
         #expect(server.acceptedConnections() == 0)
 
         // 10 modules, 8 channels per connection: two connections, then nothing left open.

@@ -252,6 +252,32 @@ final class GitDaemonSocket {
     struct Address {
         var family: Int32, type: Int32, proto: Int32
         var bytes: [UInt8]
+
+        /// A new socket for this address, closed on exec and never raising SIGPIPE; -1 (errno set) for a family this
+        /// machine does not have.
+        func makeSocket() -> Int32 {
+            #if canImport(Darwin)
+            let fd = socket(family, type, proto)
+            guard fd >= 0 else { return fd }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            var one: Int32 = 1
+            _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            return fd
+            #else
+            return socket(family, type | Int32(SOCK_CLOEXEC.rawValue), proto)
+            #endif
+        }
+
+        /// `connect(2)` of `fd` to this address.
+        func connect(_ fd: Int32) -> Int32 {
+            bytes.withUnsafeBytes {
+                #if canImport(Darwin)
+                Darwin.connect(fd, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count))
+                #else
+                Glibc.connect(fd, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count))
+                #endif
+            }
+        }
     }
 
     private(set) var descriptor: Int32 = -1
@@ -300,25 +326,14 @@ final class GitDaemonSocket {
         var lastError = GitDaemonListingFailure(description: "no address")
         while addressIndex < addresses.count {
             let address = addresses[addressIndex]
-            #if canImport(Darwin)
-            let fd = socket(address.family, address.type, address.proto)
-            #else
-            let fd = socket(address.family, address.type | Int32(SOCK_CLOEXEC.rawValue), address.proto)
-            #endif
+            let fd = address.makeSocket()
             guard fd >= 0 else {  // a family this machine does not have (IPv6 turned off): the next address
                 lastError = Self.failure("socket")
                 addressIndex += 1
                 continue
             }
-            #if canImport(Darwin)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            var one: Int32 = 1
-            _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-            #endif
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            let result = address.bytes.withUnsafeBytes {
-                connect(fd, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count))
-            }
+            let result = address.connect(fd)
             if result == 0 || errno == EINPROGRESS || errno == EINTR {
                 descriptor = fd
                 isConnected = result == 0

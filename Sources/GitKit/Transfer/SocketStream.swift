@@ -113,24 +113,12 @@ private let connectStream: @convention(c) (UnsafeMutablePointer<git_stream>?) ->
     if owner.hedgedServer != nil { return 0 }
     var lastError = "no address"
     for address in owner.addresses {
-        #if canImport(Darwin)
-        let fd = socket(address.family, address.type, address.proto)
-        #else
-        let fd = socket(address.family, address.type | Int32(SOCK_CLOEXEC.rawValue), address.proto)
-        #endif
+        let fd = address.makeSocket()
         guard fd >= 0 else {
             lastError = String(cString: strerror(errno))
             continue
         }
-        #if canImport(Darwin)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        var one: Int32 = 1
-        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        let result = address.bytes.withUnsafeBytes {
-            connect(fd, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t($0.count))
-        }
-        if result == 0 {
+        if address.connect(fd) == 0 {
             owner.descriptor = fd
             socketField(of: stream).pointee = fd
             return 0
