@@ -38,6 +38,37 @@ struct SSHConnectionShareEndToEndTests {
         for (name, commit) in moved { #expect(try sandbox.spawnHead(name) == commit, "\(name)") }
     }
 
+    /// Syncs killed at random moments, their shared connections left open behind them: the next sync brings every
+    /// module to its remote's commit, with `git fsck` clean.
+    @Test func syncsKilledAtRandomMomentsLeaveNothingTheNextSyncCannotFinish() throws {
+        let (sandbox, server, agent) = try fixture()
+        defer { server.stop(); agent.stop() }
+        let fresh = try sandbox.modkitRemote("sync", "--accept-new-host-keys", agent: agent)
+        #expect(fresh.status == 0, "\(fresh.err)")
+        // How long an update takes here, uninterrupted: the window the kills aim into.
+        _ = try Self.names.prefix(3).map { try sandbox.spawnPushNewCommit($0) }
+        let started = Date()
+        #expect(try sandbox.modkitRemote("sync", agent: agent).status == 0)
+        let window = max(0.2, Date().timeIntervalSince(started))
+        var environment = sandbox.environment
+        environment["SSH_AUTH_SOCK"] = agent.socket
+        for _ in 0..<8 {
+            for name in Self.names.shuffled().prefix(4) { _ = try sandbox.spawnPushNewCommit(name) }
+            let pid = try Spawn.start(Sandbox.modkitBinary.path, ["sync"], environment: environment, directory: sandbox.url("ws").path,
+                                      stdout: "/dev/null", stderr: "/dev/null")
+            let deadline = Date().addingTimeInterval(Double.random(in: 0...window))
+            while Date() < deadline, Spawn.isRunning(pid) { usleep(5_000) }
+            Spawn.kill(pid)
+        }
+        let final = try sandbox.modkitRemote("sync", agent: agent)
+        #expect(final.status == 0, "\(final.out)\n\(final.err)")
+        for name in Self.names {
+            #expect(try sandbox.spawnHead(name) == sandbox.spawnRemoteHead(name), "\(name)")
+            #expect(try sandbox.spawnGit("fsck", in: "ws/Libs/\(name)").isEmpty, "\(name)")
+            #expect(try sandbox.spawnGit("status", "--porcelain", in: "ws/Libs/\(name)").isEmpty, "\(name)")
+        }
+    }
+
     @Test func tenModulesOnOneServerShareTwoConnectionsThatEndWithTheSync() throws {
         let (sandbox, server, agent) = try fixture()
         defer { server.stop(); agent.stop() }
