@@ -17,8 +17,9 @@ import Glibc
 /// the same request over a second connection, and the connection that answers first is the one libgit2 goes on with.
 /// A syn or handshake dropped at git daemon's full listen queue is sent again only after a second.
 ///
-/// Installed with libgit2 (`GitKit.ensureInitialized`) unless `modkit.fastPaths` is off; libgit2 1.7 and later keep
-/// their own streams, which time out by themselves.
+/// Installed before the first network operation (`RemoteCallbacksBox.run`: not with libgit2 itself, since reading
+/// `modkit.fastPaths` initialises libgit2) unless `modkit.fastPaths` is off globally; libgit2 1.7 and later keep their
+/// own streams, which time out by themselves.
 enum SocketStreams {
     /// Whether libgit2 opens its plain connections here.
     static let installed: Bool = FastPaths.enabledGlobally() && modkit_git_register_socket_stream(openStream) == 0
