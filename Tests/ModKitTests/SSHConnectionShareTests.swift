@@ -93,6 +93,25 @@ struct SSHConnectionShareTests {
         #expect(all.channels(to: urls[0]) == 32)
     }
 
+    /// What killed syncs left is removed: an old directory holding only logs; a directory with a socket in it, or
+    /// changed moments ago, or not a share's, stays.
+    @Test func leftoversOfKilledSyncsAreRemovedAndLiveOnesKept() throws {
+        let parent = NSTemporaryDirectory() + "share-leftovers-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let files = FileManager.default
+        let old = Date().addingTimeInterval(-3_600)
+        for (name, entries, changed) in [("modkit-ssh-dead", ["0.log", "1.log"], old), ("modkit-ssh-live", ["0", "0.log"], old),
+                                         ("modkit-ssh-fresh", ["0.log"], Date()), ("other-dir", ["0.log"], old)] {
+            try files.createDirectory(atPath: parent + "/" + name, withIntermediateDirectories: true)
+            for entry in entries { #expect(files.createFile(atPath: parent + "/" + name + "/" + entry, contents: Data())) }
+            try files.setAttributes([.modificationDate: changed], ofItemAtPath: parent + "/" + name)
+        }
+        try files.createSymbolicLink(atPath: parent + "/modkit-ssh-link", withDestinationPath: parent + "/other-dir")
+        SSHConnectionShare.removeLeftovers(in: parent)
+        #expect(try files.contentsOfDirectory(atPath: parent).sorted() == ["modkit-ssh-fresh", "modkit-ssh-link", "modkit-ssh-live", "other-dir"])
+        #expect(try files.contentsOfDirectory(atPath: parent + "/other-dir") == ["0.log"])
+    }
+
     /// A server none of whose connections open is not shared, and is asked once.
     @Test func aServerWhoseConnectionsFailIsNotShared() throws {
         let urls = (1...9).map { "ssh://git@git.example.com:2222/acme/M\($0).git" }

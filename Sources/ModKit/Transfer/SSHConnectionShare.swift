@@ -26,7 +26,7 @@ import Glibc
 /// `git config --global modkit.sshShare false`.
 ///
 /// The connections end with the sync (`close()`). Those of a modkit that was killed end after `idleSeconds` without a
-/// channel. Their sockets live in a directory of this user's only (mode 0700) under /tmp: a socket's path must stay
+/// channel, and a later sync removes their directory (`removeLeftovers`). Their sockets live in a directory of this user's only (mode 0700) under /tmp: a socket's path must stay
 /// under 104 bytes, and macOS's `$TMPDIR` is long.
 public final class SSHConnectionShare: @unchecked Sendable {
     /// Channels one connection carries at once.
@@ -105,6 +105,7 @@ public final class SSHConnectionShare: @unchecked Sendable {
         let variant = environment["GIT_SSH_VARIANT"] ?? GitKit.globalConfigString("ssh.variant")
         guard variant == nil || variant == "auto" || variant == "ssh",
               let command = GitProcess.sshCommand(environment: environment, terminal: false) else { return nil }
+        removeLeftovers()
         var template = Array("/tmp/modkit-ssh-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { return nil }  // mode 0700
         return SSHConnectionShare(sshCommand: command, directory: String(cString: made), planned: planned, workers: jobs,
@@ -241,6 +242,24 @@ public final class SSHConnectionShare: @unchecked Sendable {
         ended.wait()
         let stalled = watchdog?.finish() ?? false
         return !stalled && process.terminationReason == .exit && process.terminationStatus == 0
+    }
+
+    /// Removes what killed syncs left in `parent`: directories `modkit-ssh-*` of this user that hold only ssh's logs (a
+    /// connection's socket goes when its ssh ends) and have not changed for `age` seconds. A live sync's directory
+    /// holds its sockets, or changed moments ago.
+    static func removeLeftovers(in parent: String = "/tmp", olderThan age: TimeInterval = 600, now: Date = Date()) {
+        let files = FileManager.default
+        guard let names = try? files.contentsOfDirectory(atPath: parent) else { return }
+        for name in names where name.hasPrefix("modkit-ssh-") {
+            let path = parent + "/" + name
+            // the link itself, not what it names; another user's directory is theirs
+            guard let attributes = try? files.attributesOfItem(atPath: path), attributes[.type] as? FileAttributeType == .typeDirectory,
+                  (attributes[.ownerAccountID] as? NSNumber)?.uint32Value == getuid(),
+                  let changed = attributes[.modificationDate] as? Date, now.timeIntervalSince(changed) > age,
+                  let entries = try? files.contentsOfDirectory(atPath: path),
+                  entries.allSatisfy({ $0.hasSuffix(".log") }) else { continue }
+            try? files.removeItem(atPath: path)
+        }
     }
 
     /// One server: `destination:port` as git's ssh reaches it; nil for a url that is not ssh.
