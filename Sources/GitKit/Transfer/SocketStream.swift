@@ -39,42 +39,29 @@ enum SocketStreams {
     fileprivate static var hedgedServer: String? { Thread.current.threadDictionary[hedgeKey] as? String }
 }
 
-/// One connection's state, owned by its `modkit_stream`.
+/// What a connection holds beyond libgit2's fields of `modkit_stream` (host, port, socket), owned by it.
 private final class SocketStreamState {
-    let host: String
-    let port: String
     /// The server whose first answer is hedged; nil for a plain connection.
     let hedgedServer: String?
-    var descriptor: Int32 = -1
-    /// The hedged connection that answered first (it owns `descriptor`).
+    var addresses: [GitDaemonSocket.Address] = []
+    /// The hedged connection that answered first: it owns the stream's socket.
     var winner: GitDaemonSocket?
     /// Bytes it answered before libgit2 asked for them.
     var pending: [UInt8] = []
-    var addresses: [GitDaemonSocket.Address] = []
 
-    init(host: String, port: String, hedgedServer: String?) {
-        self.host = host
-        self.port = port
-        self.hedgedServer = hedgedServer
-    }
-
-    deinit { closeConnection() }
-
-    func closeConnection() {
-        if winner != nil {
-            winner = nil  // closes its descriptor
-        } else if descriptor >= 0 {
-            close(descriptor)
-        }
-        descriptor = -1
-    }
+    init(hedgedServer: String?) { self.hedgedServer = hedgedServer }
 }
 
-private func state(of stream: UnsafeMutablePointer<git_stream>?) -> SocketStreamState? {
-    guard let stream else { return nil }
-    let owner = UnsafeMutableRawPointer(stream).assumingMemoryBound(to: modkit_stream.self).pointee.owner
-    return owner.map { Unmanaged<SocketStreamState>.fromOpaque($0).takeUnretainedValue() }
+/// The stream libgit2 hands back, as modkit made it.
+private func modkit(_ stream: UnsafeMutablePointer<git_stream>) -> UnsafeMutablePointer<modkit_stream> {
+    UnsafeMutableRawPointer(stream).assumingMemoryBound(to: modkit_stream.self)
 }
+
+private func state(of stream: UnsafeMutablePointer<modkit_stream>) -> SocketStreamState {
+    Unmanaged<SocketStreamState>.fromOpaque(stream.pointee.owner).takeUnretainedValue()
+}
+
+private func host(of stream: UnsafeMutablePointer<modkit_stream>) -> String { String(cString: stream.pointee.host) }
 
 private func fail(_ message: String) -> Int32 {
     modkit_git_error_set_net(message)
@@ -84,9 +71,6 @@ private func fail(_ message: String) -> Int32 {
 private let openStream: @convention(c) (UnsafeMutablePointer<UnsafeMutablePointer<git_stream>?>?, UnsafePointer<CChar>?,
                                         UnsafePointer<CChar>?) -> Int32 = { out, host, port in
     guard let out, let host, let port else { return fail("no host to connect to") }
-    let hostName = String(cString: host)
-    let owner = SocketStreamState(host: hostName, port: String(cString: port),
-                                  hedgedServer: SocketStreams.hedgedServer)
     let stream = UnsafeMutablePointer<modkit_stream>.allocate(capacity: 1)
     stream.initialize(to: modkit_stream())
     stream.pointee.parent.version = Int32(GIT_STREAM_VERSION)
@@ -98,17 +82,18 @@ private let openStream: @convention(c) (UnsafeMutablePointer<UnsafeMutablePointe
     stream.pointee.host = strdup(host)
     stream.pointee.port = strdup(port)
     stream.pointee.s = -1
-    stream.pointee.owner = Unmanaged.passRetained(owner).toOpaque()
+    stream.pointee.owner = Unmanaged.passRetained(SocketStreamState(hedgedServer: SocketStreams.hedgedServer)).toOpaque()
     out.pointee = UnsafeMutableRawPointer(stream).assumingMemoryBound(to: git_stream.self)
     return 0
 }
 
 private let connectStream: @convention(c) (UnsafeMutablePointer<git_stream>?) -> Int32 = { stream in
-    guard let owner = state(of: stream) else { return -1 }
+    guard let stream = stream.map(modkit) else { return -1 }
+    let owner = state(of: stream)
     do throws(GitDaemonListingFailure) {
-        owner.addresses = try GitDaemonSocket.addresses(of: owner.host, port: owner.port)
+        owner.addresses = try GitDaemonSocket.addresses(of: host(of: stream), port: String(cString: stream.pointee.port))
     } catch {
-        return fail("failed to resolve address for \(owner.host): \(error.description)")
+        return fail("failed to resolve address for \(host(of: stream)): \(error.description)")
     }
     // A hedged connection opens with its request, at the first write.
     if owner.hedgedServer != nil { return 0 }
@@ -120,19 +105,19 @@ private let connectStream: @convention(c) (UnsafeMutablePointer<git_stream>?) ->
             continue
         }
         if address.connect(fd) == 0 {
-            owner.descriptor = fd
-            socketField(of: stream).pointee = fd
+            stream.pointee.s = fd
             return 0
         }
         lastError = String(cString: strerror(errno))
         close(fd)
     }
-    return fail("failed to connect to \(owner.host): \(lastError)")
+    return fail("failed to connect to \(host(of: stream)): \(lastError)")
 }
 
 private let writeStream: @convention(c) (UnsafeMutablePointer<git_stream>?, UnsafePointer<CChar>?, Int, Int32) -> Int = { stream, data, length, _ in
-    guard let owner = state(of: stream), let data else { return -1 }
-    if owner.descriptor < 0, let server = owner.hedgedServer {
+    guard let stream = stream.map(modkit), let data else { return -1 }
+    let owner = state(of: stream)
+    if stream.pointee.s < 0, let server = owner.hedgedServer {
         // the request: sent over the connection that answers it first
         let request = Data(bytes: data, count: length)
         do throws(GitDaemonListingFailure) {
@@ -140,57 +125,60 @@ private let writeStream: @convention(c) (UnsafeMutablePointer<git_stream>?, Unsa
                                                                   pacing: nil, server: server, hedgeAfter: nil)
             winner.makeBlocking()
             owner.winner = winner
-            owner.descriptor = winner.descriptor
-            socketField(of: stream).pointee = winner.descriptor
             owner.pending = Array(first)
+            stream.pointee.s = winner.descriptor
             return length
         } catch {
-            return Int(fail("failed to connect to \(owner.host): \(error.description)"))
+            return Int(fail("failed to connect to \(host(of: stream)): \(error.description)"))
         }
     }
-    guard owner.descriptor >= 0 else { return Int(fail("not connected to \(owner.host)")) }
+    guard stream.pointee.s >= 0 else { return Int(fail("not connected to \(host(of: stream))")) }
     #if canImport(Darwin)
     let flags: Int32 = 0
     #else
     let flags = Int32(MSG_NOSIGNAL)
     #endif
-    let sent = send(owner.descriptor, data, length, flags)
+    let sent = send(stream.pointee.s, data, length, flags)
     if sent < 0 { return Int(fail("error sending data: \(String(cString: strerror(errno)))")) }
     return sent
 }
 
 private let readStream: @convention(c) (UnsafeMutablePointer<git_stream>?, UnsafeMutableRawPointer?, Int) -> Int = { stream, buffer, length in
-    guard let owner = state(of: stream), let buffer else { return -1 }
+    guard let stream = stream.map(modkit), let buffer else { return -1 }
+    let owner = state(of: stream)
     if !owner.pending.isEmpty {
         let count = min(length, owner.pending.count)
         owner.pending.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: count) }
         owner.pending.removeFirst(count)
         return count
     }
-    guard owner.descriptor >= 0 else { return Int(fail("not connected to \(owner.host)")) }
-    let received = recv(owner.descriptor, buffer, length, 0)
+    guard stream.pointee.s >= 0 else { return Int(fail("not connected to \(host(of: stream))")) }
+    let received = recv(stream.pointee.s, buffer, length, 0)
     if received < 0 { return Int(fail("error receiving socket data: \(String(cString: strerror(errno)))")) }
     return received
 }
 
+/// Closes the connection: the hedged winner's by letting it go, a plain one's socket directly.
+private func closeConnection(_ stream: UnsafeMutablePointer<modkit_stream>) {
+    let owner = state(of: stream)
+    if owner.winner != nil {
+        owner.winner = nil
+    } else if stream.pointee.s >= 0 {
+        close(stream.pointee.s)
+    }
+    stream.pointee.s = -1
+}
+
 private let closeStream: @convention(c) (UnsafeMutablePointer<git_stream>?) -> Int32 = { stream in
-    state(of: stream)?.closeConnection()
-    if stream != nil { socketField(of: stream).pointee = -1 }
+    stream.map(modkit).map(closeConnection)
     return 0
 }
 
-/// The socket libgit2's ssh transport reads from the stream (`modkit_stream.s`).
-private func socketField(of stream: UnsafeMutablePointer<git_stream>?) -> UnsafeMutablePointer<Int32> {
-    let modkit = UnsafeMutableRawPointer(stream!).assumingMemoryBound(to: modkit_stream.self)
-    return UnsafeMutableRawPointer(modkit).advanced(by: MemoryLayout<modkit_stream>.offset(of: \modkit_stream.s)!)
-        .assumingMemoryBound(to: Int32.self)
-}
-
 private let freeStream: @convention(c) (UnsafeMutablePointer<git_stream>?) -> Void = { stream in
-    guard let stream else { return }
-    let modkit = UnsafeMutableRawPointer(stream).assumingMemoryBound(to: modkit_stream.self)
-    if let owner = modkit.pointee.owner { Unmanaged<SocketStreamState>.fromOpaque(owner).release() }
-    free(modkit.pointee.host)
-    free(modkit.pointee.port)
-    modkit.deallocate()
+    guard let stream = stream.map(modkit) else { return }
+    closeConnection(stream)
+    Unmanaged<SocketStreamState>.fromOpaque(stream.pointee.owner).release()
+    free(stream.pointee.host)
+    free(stream.pointee.port)
+    stream.deallocate()
 }
