@@ -112,17 +112,11 @@ extension GitKit {
         return takeBuf(&buf)
     }
 
-    /// A boolean setting of the user's global git configuration, read as git reads a boolean; nil when unset or not a
-    /// boolean.
-    public static func globalConfigBool(_ name: String) -> Bool? {
-        globalConfigString(name).flatMap(FastPaths.gitBoolean)
-    }
-
-    /// A boolean environment variable or setting, read as git reads one: `false`, `no`, `off` or `0` in the variable
-    /// wins, else the setting, else `defaultValue`.
-    public static func switchIsOn(environment name: String, setting: String, default defaultValue: Bool = true,
+    /// A switch that is on unless turned off: the environment variable `name`, read as git reads a boolean, wins, else
+    /// the user's global setting `setting`, else on.
+    public static func switchIsOn(environment name: String, setting: String,
                                   environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
         if let value = environment[name], let parsed = FastPaths.gitBoolean(value) { return parsed }
-        return globalConfigBool(setting) ?? defaultValue
+        return globalConfigString(setting).flatMap(FastPaths.gitBoolean) ?? true
     }
 }

@@ -137,7 +137,9 @@ struct GitProcess {
     /// known_hosts and config of `$HOME/.ssh` as modkit's own ssh uses them, then `adding`. Options the user gave come
     /// first and win. nil when git does not run OpenSSH's `ssh`, or there is nothing to add.
     static func sshCommand(environment: [String: String], terminal: Bool, adding: [String] = []) -> String? {
-        guard let base = openSSHCommand(environment: environment) else { return nil }
+        guard environment["GIT_SSH"] == nil else { return nil }
+        let base = environment["GIT_SSH_COMMAND"] ?? GitKit.globalConfigString("core.sshCommand") ?? "ssh"
+        guard let program = base.split(separator: " ").first, program == "ssh" || program.hasSuffix("/ssh") else { return nil }
         var options: [String] = []
         if !terminal { options += ["-o", "BatchMode=yes"] }
         if GitKit.remoteAuthentication.acceptNewHostKeys { options += ["-o", "StrictHostKeyChecking=accept-new"] }
@@ -151,15 +153,6 @@ struct GitProcess {
         }
         options += adding
         return options.isEmpty ? nil : ([base] + options).joined(separator: " ")
-    }
-
-    /// The command git runs ssh with (`GIT_SSH_COMMAND`, else `core.sshCommand`, else `ssh`) when it names `ssh`;
-    /// nil for another program and with `GIT_SSH`.
-    static func openSSHCommand(environment: [String: String]) -> String? {
-        guard environment["GIT_SSH"] == nil else { return nil }
-        let base = environment["GIT_SSH_COMMAND"] ?? GitKit.globalConfigString("core.sshCommand") ?? "ssh"
-        guard let program = base.split(separator: " ").first, program == "ssh" || program.hasSuffix("/ssh") else { return nil }
-        return base
     }
 
     /// `it's` → `'it'\''s'`: one word for the shell git runs the ssh command with.

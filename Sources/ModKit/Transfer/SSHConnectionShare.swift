@@ -19,7 +19,7 @@ import Glibc
 /// connections carry fewer than `TransferLimits.sshPerHost` channels in all, its remaining modules go as they would
 /// without sharing.
 ///
-/// Only where git runs OpenSSH's `ssh` (`GitProcess.openSSHCommand`, and `ssh.variant` unset, `auto` or `ssh`), and
+/// Only where git runs OpenSSH's `ssh` (`GitProcess.sshCommand`, and `ssh.variant` unset, `auto` or `ssh`), and
 /// never with a prompt: a connection that cannot be opened without one (an unknown host key, a key the server
 /// refuses, a passphrase with no agent) leaves that server's modules to the transfer they have without sharing
 /// (libgit2 under `fetch.engine: auto`), whose error then says why. Off with `MODKIT_SSH_SHARE=0` or
