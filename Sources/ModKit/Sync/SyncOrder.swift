@@ -38,9 +38,9 @@ struct SyncOrder: Comparable {
     /// remote is likely to have moved again (`FetchOptions.likelyMoved`). The newest reflog entry must be a fetch's: a
     /// clone writes every reference it makes, and says nothing of which remotes move.
     static func movedRecently(gitDir: String, remote: String, now: Date = Date()) -> Bool {
-        guard let (file, date) = newestFile(under: gitDir + "/logs/refs/remotes/" + remote),
+        guard let (file, date) = FileStatus.newestFile(under: gitDir + "/logs/refs/remotes/" + remote),
               recency(age: now.timeIntervalSince(date)) > 0,
-              let handle = try? FileHandle(forReadingFrom: file) else { return false }
+              let handle = FileHandle(forReadingAtPath: file) else { return false }
         defer { try? handle.close() }
         // The last entry: "<old> <new> <who> <when>\t<message>\n"
         let size = (try? handle.seekToEnd()) ?? 0
@@ -55,20 +55,8 @@ struct SyncOrder: Comparable {
     /// exists (packed by `git gc`, or never fetched).
     static func lastMove(gitDir: String, remote: String) -> Date? {
         for folder in ["logs/refs/remotes/", "refs/remotes/"] {
-            if let newest = newestFile(under: gitDir + "/" + folder + remote) { return newest.date }
+            if let newest = FileStatus.newestFile(under: gitDir + "/" + folder + remote) { return newest.date }
         }
         return nil
-    }
-
-    private static func newestFile(under folder: String) -> (url: URL, date: Date)? {
-        guard let walker = FileManager.default.enumerator(at: URL(fileURLWithPath: folder),
-                                                          includingPropertiesForKeys: [.contentModificationDateKey, .isRegularFileKey]) else { return nil }
-        var newest: (url: URL, date: Date)?
-        for case let url as URL in walker {
-            guard let values = try? url.resourceValues(forKeys: [.contentModificationDateKey, .isRegularFileKey]),
-                  values.isRegularFile == true, let date = values.contentModificationDate else { continue }
-            if newest.map({ date > $0.date }) ?? true { newest = (url, date) }
-        }
-        return newest
     }
 }

@@ -8,7 +8,7 @@ enum PackSize {
         let folder = GitDirectory(path: gitDir, common: gitDir).packs
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
         return names.filter { $0.hasSuffix(".pack") }.reduce(0) { total, name in
-            total + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? UInt64) ?? 0)
+            total + (FileStatus(folder + "/" + name)?.size ?? 0)
         }
     }
 
