@@ -132,6 +132,27 @@ import Glibc
         }
     }
 
+    /// A second connection is opened once the first has waited longer than the server's answers take: three times the
+    /// fastest until eight answers have come, then the fastest plus twice its distance to the slowest tenth, between 1.5
+    /// and 3 times the fastest, never under 0.1 s.
+    @Test func theSecondConnectionWaitsAsLongAsTheServersSlowAnswersTake() {
+        let times = AnswerTimes()
+        #expect(times.hedgeDelay(for: "far") == nil)
+        for milliseconds in [103, 100, 104, 101, 102, 105, 101] { times.record(.milliseconds(milliseconds), for: "far") }
+        #expect(abs(times.hedgeDelay(for: "far")! - 0.300) < 0.0001, "7 answers: three times the fastest")
+        times.record(.milliseconds(106), for: "far")
+        // a tight spread: 1.5 times the fastest
+        #expect(abs(times.hedgeDelay(for: "far")! - 0.150) < 0.0001)
+        for _ in 0..<8 { times.record(.milliseconds(140), for: "far") }
+        // the slowest tenth at 140 ms: 100 + 2 * 40
+        #expect(abs(times.hedgeDelay(for: "far")! - 0.180) < 0.0001)
+        for _ in 0..<8 { times.record(.milliseconds(400), for: "far") }
+        #expect(abs(times.hedgeDelay(for: "far")! - 0.300) < 0.0001, "a wide spread: at most three times the fastest")
+        for _ in 0..<10 { times.record(.milliseconds(2), for: "near") }
+        #expect(times.hedgeDelay(for: "near") == 0.1)
+        #expect(abs(times.hedgeDelay(for: "far")! - 0.300) < 0.0001, "each server on its own")
+    }
+
     /// A server that has not begun to answer after the hedging delay is asked again over a second connection, and the
     /// first answer is read: here the first connection is never answered (as one whose syn was lost, or whose server
     /// stalled), and the listing still returns, from the second.

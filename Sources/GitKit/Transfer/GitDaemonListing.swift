@@ -96,6 +96,7 @@ enum GitDaemonListing {
         var attempts = [try GitDaemonSocket(connectingTo: addresses)]
         var opened = 1
         let started = ContinuousClock.now
+        var openedAt = [started]  // each attempt's, for `AnswerTimes`
         var lastActivity = started
         var lastError: GitDaemonListingFailure?
         while true {
@@ -110,7 +111,10 @@ enum GitDaemonListing {
                     if hedgeAt <= now {
                         pacing?()
                         opened += 1
-                        if let second = try? GitDaemonSocket(connectingTo: addresses) { attempts.append(second) }
+                        if let second = try? GitDaemonSocket(connectingTo: addresses) {
+                            attempts.append(second)
+                            openedAt.append(.now)
+                        }
                         continue
                     }
                     wait = min(wait, now.duration(to: hedgeAt))
@@ -138,12 +142,13 @@ enum GitDaemonListing {
                     } else if let bytes = try attempt.receiveAvailable() {
                         // closed without a word (git daemon killed the process past its 32): the other may still answer
                         guard !bytes.isEmpty else { throw GitDaemonListingFailure(description: "the server closed the connection without answering") }
-                        AnswerTimes.shared.record(started.duration(to: .now), for: server)
+                        AnswerTimes.shared.record(openedAt[index].duration(to: .now), for: server)
                         return (attempt, bytes)
                     }
                 } catch {
                     lastError = error
                     attempts.remove(at: index)
+                    openedAt.remove(at: index)
                 }
             }
             if attempts.isEmpty { throw lastError ?? GitDaemonListingFailure(description: "no connection") }
@@ -158,20 +163,40 @@ enum GitDaemonListing {
     }
 }
 
-/// How soon each git:// server has begun to answer a listing in this process, for `GitDaemonListing`'s second
-/// connection: one that has heard nothing for three times the fastest answer so far (at least 0.1 s) asks again.
+/// How soon each git:// server has begun to answer a connection in this process, for `GitDaemonListing`'s second
+/// connection. A connection that has heard nothing for longer than the server's answers take asks again: the fastest
+/// answer plus twice its distance to the slowest tenth of the answers so far, at least 1.5 and at most 3 times the
+/// fastest (at least 0.1 s). Until eight answers have come, three times the fastest.
 final class AnswerTimes: @unchecked Sendable {
     static let shared = AnswerTimes()
+    /// The answers kept per server: the newest, enough for a 90th percentile.
+    static let kept = 64
     private let lock = NSLock()
+    private var answers: [String: [Duration]] = [:]
     private var fastest: [String: Duration] = [:]
 
     func record(_ duration: Duration, for server: String) {
-        lock.withLock { fastest[server] = min(fastest[server] ?? duration, duration) }
+        lock.withLock {
+            fastest[server] = min(fastest[server] ?? duration, duration)
+            var times = answers[server, default: []]
+            if times.count == Self.kept { times.removeFirst() }
+            times.append(duration)
+            answers[server] = times
+        }
     }
 
     /// nil before the server has answered once: nothing yet says how far away it is.
     func hedgeDelay(for server: String) -> TimeInterval? {
-        lock.withLock { fastest[server] }.map { max(0.1, 3 * ($0 / .seconds(1))) }
+        let (quickest, times): (Duration?, [Duration]) = lock.withLock { (fastest[server], answers[server, default: []]) }
+        guard let quickest else { return nil }
+        let low: Double = quickest / .seconds(1)
+        var delay: Double = 3 * low
+        if times.count >= 8 {
+            let slow: Double = times.sorted()[times.count * 9 / 10] / .seconds(1)
+            let spread: Double = low + 2 * (slow - low)
+            delay = min(3 * low, max(1.5 * low, spread))
+        }
+        return max(0.1, delay)
     }
 }
 
