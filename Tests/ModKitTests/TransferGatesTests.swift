@@ -1,4 +1,5 @@
 import Foundation
+import GitKit
 @testable import ModKit
 import Testing
 
@@ -40,14 +41,19 @@ struct TransferGatesTests {
     final class Starts: @unchecked Sendable {
         private let lock = NSLock()
         private(set) var times: [ContinuousClock.Instant] = []
+        /// What started, in the order it did.
+        private(set) var names: [String] = []
         private var running = 0
         private(set) var mostAtOnce = 0
-        func begin() { lock.withLock { times.append(.now); running += 1; mostAtOnce = max(mostAtOnce, running) } }
+        func begin(_ name: String = "") {
+            lock.withLock { times.append(.now); names.append(name); running += 1; mostAtOnce = max(mostAtOnce, running) }
+        }
         func end() { lock.withLock { running -= 1 } }
     }
 
-    /// Connections to one server open spaced, where they open: the part that holds the server's process starts
-    /// paced, and a listing of modkit's own paces right before its connection; at most the cap at once.
+    /// Connections to one server open spaced, where they open: a transfer holding the server's process waits for
+    /// its turn when its connection opens (`ConnectionTurn.take()`, which libgit2's connections and git processes
+    /// call), and a listing of modkit's own paces right before its connection; at most the cap at once.
     @Test(arguments: [false, true])
     func connectionsToOneServerStartSpacedAndAtMostTheCapAtOnce(holding: Bool) {
         let gates = TransferGates(TransferLimits(jobs: 16, perHostOverride: 3, spacingOverride: 15, local: 2))
@@ -56,10 +62,20 @@ struct TransferGatesTests {
         _ = Parallel.map(Array(0..<8), jobs: 8) { index in
             let url = "git://git.example.com/Mod\(index).git"
             gates.transfer(from: url) {
-                if holding { gates.holdingServer(of: url) {} } else { gates.paceConnection(to: url) }
-                starts.begin()
-                Thread.sleep(forTimeInterval: 0.03)
-                starts.end()
+                let connect = {
+                    starts.begin()
+                    Thread.sleep(forTimeInterval: 0.03)
+                    starts.end()
+                }
+                if holding {
+                    gates.holdingServer(of: url) {
+                        ConnectionTurn.take()
+                        connect()
+                    }
+                } else {
+                    gates.paceConnection(to: url)
+                    connect()
+                }
             }
         }
         let times = starts.times.sorted()
@@ -69,6 +85,34 @@ struct TransferGatesTests {
             #expect(time - before >= .milliseconds(15) * index)
         }
         #expect(starts.mostAtOnce <= 3)
+    }
+
+    /// A connection that holds the server's process takes the next turn before the listings that asked earlier, and
+    /// each kind keeps the order it asked in.
+    @Test func whatHoldsTheServersProcessOpensBeforeTheListingsWaitingAlready() {
+        let turns = ConnectionTurns(spacing: .milliseconds(300))
+        let starts = Starts()
+        let group = DispatchGroup()
+        func arrive(_ name: String, holding: Bool) {
+            group.enter()
+            Thread.detachNewThread {
+                turns.wait(holdingServer: holding)
+                starts.begin(name)
+                group.leave()
+            }
+        }
+        let before = ContinuousClock.now
+        arrive("first", holding: false)  // the first turn comes at once
+        while starts.names.isEmpty { usleep(200) }
+        // each of the others arrives once the one before waits in line
+        for (index, (name, holding)) in [("listing 1", false), ("listing 2", false), ("holding 1", true), ("holding 2", true)].enumerated() {
+            arrive(name, holding: holding)
+            while turns.waiting < index + 1 { usleep(200) }
+        }
+        group.wait()
+        #expect(starts.names == ["first", "holding 1", "holding 2", "listing 1", "listing 2"])
+        // The n-th may start n turns after the first could: load only makes it later.
+        for (index, time) in starts.times.sorted().enumerated() { #expect(time - before >= .milliseconds(300) * index) }
     }
 
     /// Within the transfers' slots, the parts that hold a server's process have fewer slots of their own, per server.

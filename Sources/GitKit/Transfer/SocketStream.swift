@@ -48,6 +48,8 @@ private final class SocketStreamState {
     var winner: GitDaemonSocket?
     /// Bytes it answered before libgit2 asked for them.
     var pending: [UInt8] = []
+    /// The connection's turn (`ConnectionTurn`), waited for right before each hedged connection opens.
+    var pacing: (() -> Void)?
 
     init(hedgedServer: String?) { self.hedgedServer = hedgedServer }
 }
@@ -96,7 +98,11 @@ private let connectStream: @convention(c) (UnsafeMutablePointer<git_stream>?) ->
         return fail("failed to resolve address for \(host(of: stream)): \(error.description)")
     }
     // A hedged connection opens with its request, at the first write.
-    if owner.hedgedServer != nil { return 0 }
+    if owner.hedgedServer != nil {
+        owner.pacing = ConnectionTurn.claim()
+        return 0
+    }
+    ConnectionTurn.take()
     var lastError = "no address"
     for address in owner.addresses {
         let fd = address.makeSocket()
@@ -122,7 +128,7 @@ private let writeStream: @convention(c) (UnsafeMutablePointer<git_stream>?, Unsa
         let request = Data(bytes: data, count: length)
         do throws(GitDaemonListingFailure) {
             let (winner, first) = try GitDaemonListing.firstAnswer(owner.addresses, request: request, timeout: GitKit.networkTimeout,
-                                                                  pacing: nil, server: server, hedgeAfter: nil)
+                                                                  pacing: owner.pacing, server: server, hedgeAfter: nil)
             winner.makeBlocking()
             owner.winner = winner
             owner.pending = Array(first)

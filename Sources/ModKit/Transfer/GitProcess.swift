@@ -29,6 +29,7 @@ struct GitProcess {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = stderr
         let ended = ProcessExit(process)
+        ConnectionTurn.take()
         do { try process.run() } catch {
             throw ModKitError("cannot run \(git): \(error)", hint: "install git, or set MODKIT_FETCH_ENGINE=libgit2 (git config modkit.fetchEngine libgit2)")
         }

@@ -99,8 +99,8 @@ final class TransferGates: @unchecked Sendable {
     private let sshShare: SSHConnectionShare?
     private let condition = NSCondition()
     private var busy: [String: Int] = [:]
-    /// When the next transfer to each server may start.
-    private var nextStart: [String: ContinuousClock.Instant] = [:]
+    /// Each server's connections waiting for their turn to open.
+    private var turns: [String: ConnectionTurns] = [:]
     /// The key of work on this machine (no host name is empty).
     private static let localKey = ""
 
@@ -117,29 +117,30 @@ final class TransferGates: @unchecked Sendable {
     }
 
     /// Runs, within a transfer's slot, the part that holds a server's process through a whole conversation
-    /// (`FetchOptions.holdingServer`) in one of the fewer slots its host has for that, starting it
-    /// `TransferLimits.spacing(for:)` after the last connection to that server. Runs `body` at once for a url on this
+    /// (`FetchOptions.holdingServer`) in one of the fewer slots its host has for that. Its first connection waits for
+    /// its turn (`paceConnection`) right before it opens (`ConnectionTurn`). Runs `body` at once for a url on this
     /// machine.
     func holdingServer<T>(of url: String, _ body: () throws -> T) rethrows -> T {
         guard let server = Self.server(of: url) else { return try body() }
         let limit = limits.holdingPerHost(for: url, sharedSSHChannels: sshShare?.channels(to: url))
         return try withSlot("holding " + server, limit: limit) {
-            paceConnection(to: url)
-            return try body()
+            try ConnectionTurn.owing({ self.paceConnection(to: url, holdingServer: true) }, body)
         }
     }
 
-    /// Waits until `TransferLimits.spacing(for:)` after the last connection to the server of `url` started, right
-    /// before a connection of modkit's own opens (`FetchOptions.pacingConnection`): spaced where the slot is taken,
-    /// connections bunched again on a busy machine, as threads woke late.
-    func paceConnection(to url: String) {
+    /// Waits for a connection's turn to open to the server of `url`, right before it opens (a listing of modkit's own:
+    /// `FetchOptions.pacingConnection`; a transfer holding the server: `ConnectionTurn`): `TransferLimits.spacing(for:)`
+    /// after the last connection to that server, in the order they asked, those that hold the server's process
+    /// (`holdingServer`) first. Spaced where a slot is taken, connections bunched again on a busy machine, as threads
+    /// reached their connections late; taking turns only in the order asked, a transfer that had set up its connection
+    /// more slowly than the listings beside it waited behind all of them, though it takes longest.
+    func paceConnection(to url: String, holdingServer: Bool = false) {
         guard let server = Self.server(of: url) else { return }
         condition.lock()
-        let now = ContinuousClock.now
-        let start = max(now, nextStart[server] ?? now)
-        nextStart[server] = start + limits.spacing(for: url)
+        let turns = self.turns[server] ?? ConnectionTurns(spacing: limits.spacing(for: url))
+        self.turns[server] = turns
         condition.unlock()
-        if start > now { Thread.sleep(forTimeInterval: Self.seconds(start - now)) }
+        turns.wait(holdingServer: holdingServer)
     }
 
     /// Runs work that keeps this machine busy in a local slot.
@@ -158,11 +159,6 @@ final class TransferGates: @unchecked Sendable {
             condition.unlock()
         }
         return try body()
-    }
-
-    private static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 
     /// `git://host:9418/x` → `git://host:9418`: the key of one server, per transport and host (and port); nil for a url
@@ -189,5 +185,63 @@ final class TransferGates: @unchecked Sendable {
         guard let colon = url.firstIndex(of: ":"), !url[..<colon].contains("/"), !url.hasPrefix("/") else { return nil }
         let authority = url[..<colon]
         return String(authority.split(separator: "@").last ?? authority).lowercased()
+    }
+}
+
+/// The connections waiting to open to one server, let through one at a time, `spacing` apart: those that hold the
+/// server's process first, then in the order they came. The thread at the head of the line sleeps until the next turn
+/// and lets through whoever is first then; the others sleep until they are let through or become the head.
+final class ConnectionTurns: @unchecked Sendable {
+    private final class Waiter {
+        let holdingServer: Bool
+        let wake = DispatchSemaphore(value: 0)
+        /// Set before `wake` when the waiter's turn came; unset, `wake` makes it the one that keeps time.
+        var admitted = false
+        init(holdingServer: Bool) { self.holdingServer = holdingServer }
+    }
+
+    private let spacing: Duration
+    private let lock = NSLock()
+    private var line: [Waiter] = []
+    private var keepingTime = false
+    private var nextTurn: ContinuousClock.Instant?
+
+    init(spacing: Duration) { self.spacing = spacing }
+
+    /// How many wait for their turn now.
+    var waiting: Int { lock.withLock { line.count } }
+
+    /// Returns when the caller's connection may open.
+    func wait(holdingServer: Bool) {
+        let me = Waiter(holdingServer: holdingServer)
+        lock.lock()
+        line.insert(me, at: holdingServer ? line.firstIndex { !$0.holdingServer } ?? line.count : line.count)
+        var keepsTime = !keepingTime
+        keepingTime = true
+        lock.unlock()
+        while true {
+            if !keepsTime {
+                me.wake.wait()
+                if me.admitted { return }
+                keepsTime = true
+            }
+            lock.lock()
+            let now = ContinuousClock.now
+            if let due = nextTurn, now < due {
+                lock.unlock()
+                Thread.sleep(forTimeInterval: now.duration(to: due) / .seconds(1))
+                continue
+            }
+            nextTurn = now + spacing
+            let first = line.removeFirst()
+            if first === me {
+                if let next = line.first { next.wake.signal() } else { keepingTime = false }
+                lock.unlock()
+                return
+            }
+            first.admitted = true
+            first.wake.signal()
+            lock.unlock()
+        }
     }
 }
