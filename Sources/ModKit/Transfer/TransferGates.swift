@@ -22,8 +22,8 @@ public struct TransferLimits: Sendable, Equatable {
     }
 
     /// Workers of a sync without `-j`: waiting on round trips costs no CPU, so far more than the cores
-    /// (docs/transfers.md: 100 modules at 50 ms round trip).
-    public static let defaultJobs = 48
+    /// (docs/transfers.md: 100 modules at 50 ms round trip); as many as the most one server takes (git://).
+    public static let defaultJobs = 64
 
     /// Connections to the server of `url` at once: the override, or what that kind of server takes without refusing
     /// or stalling; never more than the workers.
@@ -43,16 +43,19 @@ public struct TransferLimits: Sendable, Equatable {
 
     /// What a server of each transport takes at once (docs/transfers.md, measured at 50 ms round trip):
     /// - http(s): 48. A web server keeps thousands of connections; each no-op costs one request.
-    /// - git://: 48. modkit's own listing ends git daemon's process with its answer (`GitDaemonListing`), so a
+    /// - git://: 64. modkit's own listing ends git daemon's process with its answer (`GitDaemonListing`), so a
     ///   listing holds one of the daemon's processes for no round trip; what holds one longer has a cap of its own
-    ///   (`defaultHoldingPerHost`).
+    ///   (`defaultHoldingPerHost`). With connections 2 ms apart (`spacing`), a server 50 ms away needs some 55
+    ///   listings waiting for their answers to use every turn, beside the transfers holding its processes (48 left
+    ///   turns unused while 10 of them were held: docs/transfers.md, stop 38).
     /// - ssh: 8. sshd starts dropping connections at random once 10 have not finished their handshake
     ///   (`MaxStartups 10:30:100`), and a handshake at internet distance takes several round trips. Over a sync's
     ///   shared connections, as many as they carry channels (`SSHConnectionShare`, up to 32).
     /// - anything else: 16.
     public static func defaultPerHost(for url: String) -> Int {
         let lowered = url.lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") || lowered.hasPrefix("git://") { return 48 }
+        if lowered.hasPrefix("git://") { return 64 }
+        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") { return 48 }
         if GitKit.isSSHURL(url) { return sshPerHost }
         return 16
     }
