@@ -44,23 +44,29 @@ struct SyncOrderTests {
     @Test func aRemoteAFetchMovedWithinTheHourIsLikelyToMoveAgain() throws {
         let root = try makeTemporaryDirectory()
         let fetched = try clone("Fetched", in: root)
-        #expect(SyncOrder.movedRecently(gitDir: fetched + "/.git", remote: "origin"))
+        #expect(SyncOrder.of(directory: fetched, remote: "origin", mirror: nil).likelyMoved)
         try age(fetched, by: 2 * 3600)
-        #expect(!SyncOrder.movedRecently(gitDir: fetched + "/.git", remote: "origin"))
+        #expect(!SyncOrder.of(directory: fetched, remote: "origin", mirror: nil).likelyMoved)
 
         let cloned = try clone("Cloned", in: root)
         _ = try runGit(["update-ref", "-m", "clone: from git://example.com/Cloned.git", "refs/remotes/origin/develop", "HEAD"], in: cloned)
-        #expect(!SyncOrder.movedRecently(gitDir: cloned + "/.git", remote: "origin"), "the newest entry is the clone's")
-        #expect(!SyncOrder.movedRecently(gitDir: cloned + "/.git", remote: "upstream"), "no reflog at all")
+        let order = SyncOrder.of(directory: cloned, remote: "origin", mirror: nil)
+        #expect(order.recency > 0 && !order.likelyMoved, "the newest entry is the clone's")
+        #expect(!SyncOrder.of(directory: cloned, remote: "upstream", mirror: nil).likelyMoved, "no reflog at all")
+
+        // Without reflogs a loose reference says when, but not who moved it.
+        try FileManager.default.removeItem(atPath: fetched + "/.git/logs/refs/remotes")
+        try "\(try runGit(["rev-parse", "HEAD"], in: fetched))\n".write(toFile: fetched + "/.git/refs/remotes/origin/main", atomically: true, encoding: .utf8)
+        let loose = SyncOrder.of(directory: fetched, remote: "origin", mirror: nil)
+        #expect(loose.recency > 0 && !loose.likelyMoved)
     }
 
     @Test func withoutReflogsTheLooseReferenceSaysWhenAndPackedOnesSayNothing() throws {
         let root = try makeTemporaryDirectory()
         let path = try clone("Net", in: root)
         try FileManager.default.removeItem(atPath: path + "/.git/logs/refs/remotes")
-        #expect(SyncOrder.lastMove(gitDir: path + "/.git", remote: "origin") != nil)
+        #expect(SyncOrder.of(directory: path, remote: "origin", mirror: nil).recency > 0)
         _ = try runGit(["pack-refs", "--all"], in: path)
-        #expect(SyncOrder.lastMove(gitDir: path + "/.git", remote: "origin") == nil)
         #expect(SyncOrder.of(directory: path, remote: "origin", mirror: nil).recency == 0)
     }
 
@@ -69,9 +75,9 @@ struct SyncOrderTests {
         #expect(SyncOrder.recency(age: 10) == SyncOrder.recency(age: 12))
         #expect(SyncOrder.recency(age: 10) > SyncOrder.recency(age: 100))
         #expect(SyncOrder.recency(age: 5000) == 0)
-        let small = SyncOrder(toClone: 0, recency: 8, packBytes: 10)
-        let big = SyncOrder(toClone: 0, recency: 8, packBytes: 10_000)
-        let bigButOld = SyncOrder(toClone: 0, recency: 2, packBytes: 10_000_000)
+        let small = SyncOrder(toClone: 0, recency: 8, packBytes: 10, likelyMoved: false)
+        let big = SyncOrder(toClone: 0, recency: 8, packBytes: 10_000, likelyMoved: false)
+        let bigButOld = SyncOrder(toClone: 0, recency: 2, packBytes: 10_000_000, likelyMoved: false)
         #expect(big > small && small > bigButOld)
     }
 }

@@ -19,6 +19,8 @@ struct ModuleSyncer {
     var cache: ObjectCache? = nil
     /// The slots transfers and work-tree writes wait for (nil: none, the pool's size is the only bound).
     var gates: TransferGates? = nil
+    /// Whether the remote is likely to have moved again (`SyncOrder.likelyMoved`).
+    var likelyMoved = false
     let observe: @Sendable (SyncEvent) -> Void
 
     func run() -> ModuleResult<SyncFacts> {
@@ -169,7 +171,7 @@ struct ModuleSyncer {
             let fetched = try DroppedConnection.retrying {
                 var options = FetchOptions(prune: true, downloadTags: .all, progress: progress)
                 options.holdingServer = holdingServer
-                options.likelyMoved = SyncOrder.movedRecently(gitDir: repository.gitDir, remote: remote)
+                options.likelyMoved = likelyMoved
                 if let gates { options.pacingConnection = { [url] in gates.paceConnection(to: url) } }
                 return try engine.fetch(repository, remote: remote, refspecs: [], options: options)
             }

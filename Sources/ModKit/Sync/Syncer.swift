@@ -30,7 +30,7 @@ public enum Syncer {
             let mirror = manifest.url(of: module).flatMap { url in cache.map { $0.mirrorPath(for: LocalRepositoryURL.resolve(url)) } }
             return SyncOrder.of(directory: manifest.directory(of: module).path, remote: manifest.defaults.remote, mirror: mirror)
         }
-        return NestedModules.inWaves(modules, of: manifest) { wave in Parallel.map(wave, jobs: jobs, heaviestFirst: weigh) { module in
+        return NestedModules.inWaves(modules, of: manifest) { wave in Parallel.map(wave.map { ($0, weigh($0)) }, jobs: jobs, heaviestFirst: \.1) { module, order in
             guard module.kind == .repository, let url = manifest.url(of: module).map(LocalRepositoryURL.resolve) else {
                 let result = ModuleResult<SyncFacts>(name: module.name, path: module.path, outcome: .skipped,
                                                      detail: "directory module (comes with the manifest repository)", facts: SyncFacts())
@@ -49,6 +49,7 @@ public enum Syncer {
                 backupStamp: stamp, depth: depth ?? module.depth ?? 0, engine: engine, cache: cache, observe: observe
             )
             syncer.gates = gates
+            syncer.likelyMoved = order.likelyMoved
             return syncer.run()
         } }
     }
