@@ -13,6 +13,8 @@ struct FileStatus {
     let isDirectory: Bool
     let size: UInt64
     let modified: Date
+    /// The owner's user id.
+    let owner: uid_t
 
     /// nil when `path` does not exist or cannot be read; a symbolic link is described, not followed.
     init?(_ path: String) {
@@ -21,6 +23,7 @@ struct FileStatus {
         isRegularFile = info.st_mode & S_IFMT == S_IFREG
         isDirectory = info.st_mode & S_IFMT == S_IFDIR
         size = UInt64(max(0, info.st_size))
+        owner = info.st_uid
         #if canImport(Darwin)
         let time = info.st_mtimespec
         #else

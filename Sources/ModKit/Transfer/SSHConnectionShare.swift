@@ -253,9 +253,8 @@ public final class SSHConnectionShare: @unchecked Sendable {
         for name in names where name.hasPrefix("modkit-ssh-") {
             let path = parent + "/" + name
             // the link itself, not what it names; another user's directory is theirs
-            guard let attributes = try? files.attributesOfItem(atPath: path), attributes[.type] as? FileAttributeType == .typeDirectory,
-                  (attributes[.ownerAccountID] as? NSNumber)?.uint32Value == getuid(),
-                  let changed = attributes[.modificationDate] as? Date, now.timeIntervalSince(changed) > age,
+            guard let status = FileStatus(path), status.isDirectory, status.owner == getuid(),
+                  now.timeIntervalSince(status.modified) > age,
                   let entries = try? files.contentsOfDirectory(atPath: path),
                   entries.allSatisfy({ $0.hasSuffix(".log") }) else { continue }
             try? files.removeItem(atPath: path)
