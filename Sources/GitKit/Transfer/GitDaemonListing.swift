@@ -90,8 +90,8 @@ enum GitDaemonListing {
     /// delay for `server`) has passed without any, does the same over a second connection. Returns the connection that
     /// answered first, and its first bytes.
     static func firstAnswer(_ addresses: [GitDaemonSocket.Address], request: Data, timeout: TimeInterval,
-                                    pacing: (() -> Void)?, server: String,
-                                    hedgeAfter: TimeInterval?) throws(GitDaemonListingFailure) -> (GitDaemonSocket, Data) {
+                            pacing: (() -> Void)?, server: String,
+                            hedgeAfter: TimeInterval?) throws(GitDaemonListingFailure) -> (GitDaemonSocket, Data) {
         pacing?()
         var attempts = [try GitDaemonSocket(connectingTo: addresses)]
         var opened = 1

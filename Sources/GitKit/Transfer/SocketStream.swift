@@ -13,8 +13,9 @@ import Glibc
 /// `send` and `recv`, each failing on any error (an interruption included: `NetworkWatchdog` stops a stalled transfer
 /// that way). One thing more: a git:// connection opened inside `hedgingFirstAnswer` (libgit2's listing of a remote
 /// that moved, whose download follows over the same connection) is opened as modkit's own listing is
-/// (`GitDaemonListing`): a server that has not begun to answer the request after three times its fastest answer is sent
-/// the same request over a second connection, and the connection that answers first is the one libgit2 goes on with.
+/// (`GitDaemonListing`): a server that has not begun to answer the request once its slow answers are past
+/// (`AnswerTimes`) is sent the same request over a second connection, and the connection that answers first is the one
+/// libgit2 goes on with. Each of the two waits for its turn (`ConnectionTurn`) right before it opens.
 /// A syn or handshake dropped at git daemon's full listen queue is sent again only after a second.
 ///
 /// Installed before the first network operation (`RemoteCallbacksBox.run`: not with libgit2 itself, since reading
