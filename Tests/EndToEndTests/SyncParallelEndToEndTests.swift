@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// `modkit sync` with its default parallelism (32 workers, 16 connections per host) against one `git daemon`, which
-/// refuses a 33rd connection: every repository ends at its remote's commit with `git fsck` clean, and a fetch skipped
+/// `modkit sync` with its default parallelism (64 workers; up to 64 connections to a git daemon, 16 of them holding one
+/// of its processes) against one `git daemon`, which serves 32 processes at once: every repository ends at its remote's commit with `git fsck` clean, and a fetch skipped
 /// because the remote's references did not move still notices a new tag and a deleted branch.
 @Suite(.serialized) struct SyncParallelEndToEndTests {
     @Test func fortyRepositoriesOverGitDaemonWithDefaultJobs() throws {

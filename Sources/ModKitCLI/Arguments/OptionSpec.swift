@@ -1,3 +1,5 @@
+import ModKit
+
 /// One option a command accepts, such as `-j/--jobs N` or `--json`.
 public struct OptionSpec: Sendable {
     public enum Kind: Sendable, Equatable {
@@ -108,7 +110,7 @@ extension PositionalSpec {
 enum GlobalOptions {
     static let directory = OptionSpec("C", "directory", .value(metavar: "DIR"), help: "Run as if modkit was started in DIR.", completion: .directories)
     static let manifest = OptionSpec(nil, "manifest", .value(metavar: "FILE"), help: "Use FILE as the manifest instead of searching for modkit.yml.", completion: .files)
-    static let jobs = OptionSpec("j", "jobs", .value(metavar: "N"), help: "Work on N modules at once (default: CPU count; at least 4 for network work and status; sync: 32, at most 16 connections per host).")
+    static let jobs = OptionSpec("j", "jobs", .value(metavar: "N"), help: "Work on N modules at once (default: CPU count; at least 4 for network work and status; sync: \(TransferLimits.defaultJobs), with at most \(TransferLimits.defaultPerHost(for: "git://")) connections to a git daemon, \(TransferLimits.defaultPerHost(for: "https://")) to a web server, \(TransferLimits.sshPerHost) to an ssh server).")
     static let group = OptionSpec("g", "group", .repeated(metavar: "G"), help: "Only modules in group G: a comma list, -G leaves G out, all (repeatable).", completion: .list(.groups))
     static let quiet = OptionSpec("q", "quiet", help: "Print only errors and results.")
     static let verbose = OptionSpec("v", "verbose", help: "Print more detail.")
