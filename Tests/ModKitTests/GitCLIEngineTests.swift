@@ -287,7 +287,7 @@ final class ProgressLog: @unchecked Sendable {
         try sandbox.git("-C", "work", "push", "-q", "origin", "main", "topic", "v2", ":feature/3")
 
         let report = try engine.fetch(repository, remote: "origin", refspecs: [], options: options)
-        #expect(report.fetchedOverListing)
+        #expect(report.downloadedOverListingBy == .modkit)
         try sandbox.git("-C", "git", "fetch", "-q", "--prune", "--no-tags", "origin", refspecs[0], refspecs[1])
         func references(_ clone: String) throws -> String {
             try sandbox.git("-C", clone, "for-each-ref", "--format=%(refname) %(objectname)", "refs/remotes", "refs/modkit")

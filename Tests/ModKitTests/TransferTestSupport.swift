@@ -88,7 +88,8 @@ final class LoopbackGitDaemon {
     /// Whether tests that serve over git:// can run here.
     static var isInstalled: Bool { program != nil }
 
-    init(serving root: String) throws {
+    /// `environment`: entries added to the daemon's, which the git processes it starts inherit (`GIT_TRACE_PACKET`).
+    init(serving root: String, environment: [String: String] = [:]) throws {
         guard let daemon = Self.program else { throw GitCommandFailed(description: "git daemon is not installed") }
         for _ in 0..<10 {
             port = Int.random(in: 20_000...60_000)
@@ -98,6 +99,7 @@ final class LoopbackGitDaemon {
                                  "--port=\(port)", root]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
+            if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
             try process.run()
             let deadline = Date().addingTimeInterval(10)
             while process.isRunning, Date() < deadline {

@@ -57,6 +57,8 @@ struct GitDaemonURL: Equatable {
 /// Why a git:// listing gave no list; the fetch is then left to git, which reports what it finds.
 struct GitDaemonListingFailure: Error, CustomStringConvertible {
     var description: String
+    /// The server sent nothing for the whole timeout.
+    var timedOut = false
 }
 
 enum GitDaemonListing {
@@ -102,7 +104,7 @@ enum GitDaemonListing {
         while true {
             let now = ContinuousClock.now
             if timeout > 0, lastActivity.duration(to: now) >= .seconds(timeout) {
-                throw lastError ?? GitDaemonListingFailure(description: "timed out waiting for the server after \(Int(timeout)) s")
+                throw lastError ?? GitDaemonListingFailure(description: "timed out waiting for the server after \(Int(timeout)) s", timedOut: true)
             }
             var wait: Duration = timeout > 0 ? .seconds(timeout) - lastActivity.duration(to: now) : .seconds(86_400)
             if opened == 1 {
@@ -155,11 +157,12 @@ enum GitDaemonListing {
         }
     }
 
-    /// git's request for `url`'s reference list over protocol v0, and the flush that says the client wants nothing:
-    /// the server's process exits once it has sent the list.
-    static func request(for url: GitDaemonURL) -> Data {
-        let line = Data("git-upload-pack \(url.path)\0host=\(url.hostAttribute)\0".utf8)
-        return Data(String(format: "%04x", line.count + 4).utf8) + line + Data("0000".utf8)
+    /// git's request for `url`'s reference list over protocol v0; with `wantsNothing` the flush that says the client
+    /// wants nothing follows, and the server's process exits once it has sent the list (`GitDaemonFetch` asks without
+    /// it, and says what it wants once it has read the list).
+    static func request(for url: GitDaemonURL, wantsNothing: Bool = true) -> Data {
+        let line = PacketLine.encode("git-upload-pack \(url.path)\0host=\(url.hostAttribute)\0")
+        return wantsNothing ? line + PacketLine.flush : line
     }
 }
 
@@ -203,6 +206,8 @@ final class AnswerTimes: @unchecked Sendable {
 /// Reads a protocol v0 reference advertisement, pkt-line by pkt-line, up to its flush.
 struct AdvertisementParser {
     private(set) var references: [RemoteReference] = []
+    /// What the server offers (`side-band-64k`, `ofs-delta`, …), from the first line.
+    private(set) var capabilities: [String] = []
     private(set) var finished = false
     private(set) var size = 0
     private var buffer: [UInt8] = []
@@ -213,7 +218,7 @@ struct AdvertisementParser {
         size += chunk.count
         buffer.append(contentsOf: chunk)
         while !finished, buffer.count - start >= 4 {
-            guard let length = Self.hexLength(buffer[start..<start + 4]) else { throw failure("a packet length that is not four hex digits") }
+            guard let length = PacketLine.length(buffer[start..<start + 4]) else { throw failure("a packet length that is not four hex digits") }
             if length == 0 {
                 finished = true
                 start += 4
@@ -245,8 +250,11 @@ struct AdvertisementParser {
             capabilities = text[(nul + 1)...]
             text = text[..<nul]
         }
-        for capability in capabilities.split(separator: UInt8(ascii: " ")) where capability.starts(with: Array("object-format=".utf8)) {
-            guard capability.elementsEqual("object-format=sha1".utf8) else { throw failure("objects named by another hash than SHA-1") }
+        for capability in capabilities.split(separator: UInt8(ascii: " ")) {
+            if capability.starts(with: Array("object-format=".utf8)), !capability.elementsEqual("object-format=sha1".utf8) {
+                throw failure("objects named by another hash than SHA-1")
+            }
+            self.capabilities.append(String(decoding: capability, as: UTF8.self))
         }
         guard text.count > 41, text[text.startIndex + 40] == UInt8(ascii: " "),
               let target = OID(hex: String(decoding: text.prefix(40), as: UTF8.self)) else {
@@ -255,15 +263,6 @@ struct AdvertisementParser {
         let name = String(decoding: text.dropFirst(41), as: UTF8.self)
         if name == "capabilities^{}" && references.isEmpty { return }
         references.append(RemoteReference(name: name, target: target))
-    }
-
-    private static func hexLength(_ bytes: ArraySlice<UInt8>) -> Int? {
-        var value = 0
-        for byte in bytes {
-            guard let digit = Int(String(UnicodeScalar(byte)), radix: 16) else { return nil }
-            value = value << 4 | digit
-        }
-        return value
     }
 
     private func failure(_ text: String) -> GitDaemonListingFailure {
@@ -442,7 +441,7 @@ final class GitDaemonSocket {
             let milliseconds = deadline.map { Int32(max(0, min($0.timeIntervalSinceNow * 1_000, 86_400_000)).rounded(.up)) } ?? -1
             let ready = poll(&entry, 1, milliseconds)
             if ready > 0 { return }
-            if ready == 0 { throw GitDaemonListingFailure(description: "timed out \(doing) after \(Int(timeout)) s") }
+            if ready == 0 { throw GitDaemonListingFailure(description: "timed out \(doing) after \(Int(timeout)) s", timedOut: true) }
             guard errno == EINTR else { throw failure("poll") }
         }
     }

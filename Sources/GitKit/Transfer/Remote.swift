@@ -22,8 +22,9 @@ public struct FetchOptions {
     /// For a transfer by another program (`fetch(remote:refspecs:options:transfer:)`): list the remote's references
     /// first (one round trip) and skip the transfer when none has moved (`listRemoteForFetch`).
     public var skipsUnchangedRemote = false
-    /// With `skipsUnchangedRemote`: download a remote that moved over the listing's own connection (libgit2, offering
-    /// only where the moved references were: `fetch(over:plan:refspecs:)`) where git need not see the fetch.
+    /// With `skipsUnchangedRemote`: download a remote that moved over the listing's own connection (modkit's own to a
+    /// git:// server, `GitDaemonFetch`; libgit2's to any other, `fetch(over:plan:refspecs:)`; each offering only where
+    /// the moved references were) where git need not see the fetch.
     public var downloadsOverListing = false
     /// Runs the part of a fetch that holds a server's process through the whole conversation (a listing by libgit2,
     /// the download over its connection, a transfer by another program); a listing of modkit's own that ends the
@@ -57,8 +58,19 @@ public struct FetchReport: Sendable, Equatable {
     public var fetchedInProcess = false
     /// Whether the transfer was skipped because one listing showed that the remote's references had not moved.
     public var remoteUnchanged = false
-    /// Whether the objects came over the listing's own connection (`RemoteSession`), and no transfer ran.
-    public var fetchedOverListing = false
+    /// Who downloaded the objects over the listing's own connection, where no transfer ran: modkit over its own
+    /// connection to a git:// server (`GitDaemonFetch`), libgit2 over its connection to any other (`RemoteSession`).
+    public var downloadedOverListingBy: ListingDownloader? = nil
+    /// Whether the objects came over the listing's own connection, and no transfer ran.
+    public var fetchedOverListing: Bool { downloadedOverListingBy != nil }
+}
+
+/// Who downloaded a remote that moved over its listing's connection (`FetchReport.downloadedOverListingBy`).
+public enum ListingDownloader: Sendable, Equatable {
+    /// modkit, over its own connection to a git daemon: one write of wants, haves and "done" (`GitDaemonFetch`).
+    case modkit
+    /// libgit2, over its connection (`RemoteSession`).
+    case libgit2
 }
 
 /// How `Repository.push` behaves.
@@ -197,7 +209,17 @@ extension Repository {
             } else {
                 try (options.holdingServer ?? { try $0() }) {
                     var listedOverV0 = false
-                    do {  // the listing's connection closes at the end of this block, before any transfer opens its own
+                    // A git:// remote modkit may reach itself is listed and downloaded over one connection of modkit's own
+                    // (`GitDaemonFetch`), which says what it wants in one write; any other, by libgit2 (`RemoteSession`).
+                    if lists, quickly != .leftToGit, options.downloadsOverListing, options.downloadTags != .auto,
+                       case .own(let url) = gitDaemonAccess(remote: remote), let mappings = FetchPlan.mappings(active) {
+                        switch try GitDaemonFetch.fetch(into: self, remote: remote, url: url, mappings: mappings, prune: options.prune,
+                                                        timeout: GitKit.networkTimeout, progress: options.progress) {
+                        case .unchanged: report.remoteUnchanged = true
+                        case .fetched: report.downloadedOverListingBy = .modkit
+                        case .leftToGit: listedOverV0 = true
+                        }
+                    } else {  // the listing's connection closes at the end of this block, before any transfer opens its own
                         let listing = lists && quickly != .leftToGit
                             ? listRemoteForFetch(remote: remote, refspecs: active, prune: options.prune, progress: options.progress) : .unknown
                         switch listing {
@@ -206,8 +228,10 @@ extension Repository {
                         case .changed(let session, let plan):
                             listedOverV0 = true
                             // git's tag following (`.auto`) is git's: the download writes only the refspecs' references.
-                            report.fetchedOverListing = try options.downloadsOverListing && options.downloadTags != .auto
-                                && fetch(over: session, plan: plan, refspecs: active)
+                            if try options.downloadsOverListing && options.downloadTags != .auto
+                                && fetch(over: session, plan: plan, refspecs: active) {
+                                report.downloadedOverListingBy = .libgit2
+                            }
                         case .unknown:
                             break
                         }

@@ -121,7 +121,7 @@ extension Repository {
     /// The commits to offer the server: where the references that move are now (the server had them when they were
     /// fetched, and they are the newest history both sides share); when only new references appear, the newest commit
     /// of those that stay.
-    private func negotiationHaves(_ plan: FetchPlan) -> [OID] {
+    func negotiationHaves(_ plan: FetchPlan) -> [OID] {
         defer { git_error_clear() }
         let objects = try? ObjectDatabase(of: self)
         var seen: Set<OID> = []

@@ -35,21 +35,20 @@ extension Repository {
     }
 
     /// Whether `remote` moved, found without holding a server's process past its answer: modkit's own listing of a
-    /// git:// server (`GitDaemonListing`), for a plain git:// url with the fast paths on. `.notRead` for every other
-    /// url (libgit2 lists it, as before); `.leftToGit` where a setting asks git to reach git:// servers otherwise or
-    /// not at all (`core.gitProxy`, `GIT_PROXY_COMMAND`, `protocol.allow`, `protocol.git.allow`,
-    /// `GIT_ALLOW_PROTOCOL`), which neither modkit nor libgit2 honours, or where the listing failed (git then reports
-    /// what it finds).
-    /// With `likelyMoved` the listing is libgit2's (`.notRead`), over the connection the download then uses. `pacing`
-    /// runs right before the connection opens.
+    /// git:// server (`GitDaemonListing`) where `gitDaemonAccess` allows it. `.notRead` for every other url (libgit2
+    /// lists it, as before); `.leftToGit` where `gitDaemonAccess` leaves the server to git, or where the listing failed
+    /// (git then reports what it finds).
+    /// With `likelyMoved` nothing is listed here (`.notRead`): the listing is the download's own, over the connection
+    /// it then uses (`GitDaemonFetch`). `pacing` runs right before the connection opens.
     func listRemoteWithoutHoldingServer(remote: String, refspecs: [String], prune: Bool, likelyMoved: Bool = false,
                                         pacing: (() -> Void)? = nil) -> QuickListing {
-        guard let text = try? remoteURL(remote), text.lowercased().hasPrefix("git://") else { return .notRead }
-        let environment = ProcessInfo.processInfo.environment
-        let settings = configStrings(["core.gitProxy", "protocol.allow", "protocol.git.allow"])
-        if !settings.isEmpty || environment["GIT_PROXY_COMMAND"] != nil || environment["GIT_ALLOW_PROTOCOL"] != nil { return .leftToGit }
-        guard !likelyMoved, FastPaths.enabled(in: self, environment: environment), let url = GitDaemonURL(text),
-              let mappings = FetchPlan.mappings(refspecs) else { return .notRead }
+        let url: GitDaemonURL
+        switch gitDaemonAccess(remote: remote) {
+        case .other: return .notRead
+        case .leftToGit: return .leftToGit
+        case .own(let own): url = own
+        }
+        guard !likelyMoved, let mappings = FetchPlan.mappings(refspecs) else { return .notRead }
         guard let advertised = try? GitDaemonListing.references(of: url, timeout: GitKit.networkTimeout, pacing: pacing) else {
             return .leftToGit
         }
@@ -58,11 +57,36 @@ extension Repository {
     }
 }
 
+/// Whether modkit opens its own connections to a remote's git:// server (`Repository.gitDaemonAccess(remote:)`).
+enum GitDaemonAccess {
+    /// A plain git:// url (`GitDaemonURL`), with the fast paths on.
+    case own(GitDaemonURL)
+    /// A git:// url, but a setting asks git to reach git:// servers otherwise or not at all: git fetches.
+    case leftToGit
+    /// Any other url, or the fast paths are off: libgit2 or git, as before.
+    case other
+}
+
+extension Repository {
+    /// Whether modkit may reach `remote`'s server itself (`GitDaemonListing`, `GitDaemonFetch`): a plain git:// url with
+    /// the fast paths on. `.leftToGit` where a setting asks git to reach git:// servers otherwise or not at all
+    /// (`core.gitProxy`, `GIT_PROXY_COMMAND`, `protocol.allow`, `protocol.git.allow`, `GIT_ALLOW_PROTOCOL`), which
+    /// neither modkit nor libgit2 honours.
+    func gitDaemonAccess(remote: String) -> GitDaemonAccess {
+        guard let text = try? remoteURL(remote), text.lowercased().hasPrefix("git://") else { return .other }
+        let environment = ProcessInfo.processInfo.environment
+        let settings = configStrings(["core.gitProxy", "protocol.allow", "protocol.git.allow"])
+        if !settings.isEmpty || environment["GIT_PROXY_COMMAND"] != nil || environment["GIT_ALLOW_PROTOCOL"] != nil { return .leftToGit }
+        guard FastPaths.enabled(in: self, environment: environment), let url = GitDaemonURL(text) else { return .other }
+        return .own(url)
+    }
+}
+
 /// What a listing that holds no server's process found (`Repository.listRemoteWithoutHoldingServer`).
 enum QuickListing {
     /// Nothing to fetch.
     case unchanged
-    /// Something to fetch: libgit2 lists the remote again, over the connection its download then uses.
+    /// Something to fetch: the remote is listed again, over the connection its download then uses.
     case moved
     /// Not read this way: libgit2 lists it.
     case notRead

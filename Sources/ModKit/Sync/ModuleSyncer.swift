@@ -193,7 +193,10 @@ struct ModuleSyncer {
         if !fetched.keptLocalTags.isEmpty { outcome.keptLocalTags = fetched.keptLocalTags }
         outcome.transferPath = fetched.fetchedInProcess ? "fetched in-process (a small fetch from this machine)"
             : fetched.remoteUnchanged ? "nothing fetched (one listing showed the remote's references unchanged)"
-            : fetched.fetchedOverListing ? "fetched by libgit2 over the listing's connection (offering where the moved references were)"
+            : fetched.downloadedOverListingBy == .modkit
+                ? "fetched over modkit's own connection to the git daemon, which listed it (wants, haves and done in one write)"
+            : fetched.downloadedOverListingBy == .libgit2
+                ? "fetched by libgit2 over the listing's connection (offering where the moved references were)"
             : "fetched by \(engine.engineName(for: try repository.remoteURL(remote) ?? url))"
         if !detailParts.isEmpty { outcome.detail += "; " + detailParts.joined(separator: "; ") }
         return outcome
