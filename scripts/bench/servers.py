@@ -46,6 +46,19 @@ def as_remote_machine():
         pass
 
 
+def as_network():
+    """For the delaying proxy: the network between the client and the server, which neither machine's load delays.
+    Real-time (SCHED_FIFO) where the bench may ask for it, else as a server (`as_remote_machine`). At nice -10 the proxy
+    still shared the two cores with git daemon's processes, each started for one connection: with a sync's 100
+    connections 2 ms apart it fell behind, then opened several connections to git daemon in one turn of its loop, and
+    git daemon's listen queue of 5 dropped their syns (a burst of 100 bare connections 2 ms apart through the proxy:
+    18-27 dropped at nice -10, none real-time; none either straight to git daemon, where it took 1 ms to drop any)."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
+    except (OSError, AttributeError):
+        as_remote_machine()
+
+
 class Server:
     """A server process serving every repository under `root`; `url_base` is where modules live. With `shaping`
     ({"rtt": ms, "bandwidth": Mbit/s}) clients reach it through latency_proxy.py instead."""
@@ -73,7 +86,7 @@ class Server:
                 [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "latency_proxy.py"),
                  "--target", str(port), "--rtt", str(self.shaping["rtt"]), "--bandwidth", str(self.shaping["bandwidth"])],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                preexec_fn=as_remote_machine)
+                preexec_fn=as_network)
             port = int(self.proxy.stdout.readline())
         self.url_base = self.base(port)
         return self
