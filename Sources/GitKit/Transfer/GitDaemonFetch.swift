@@ -140,28 +140,20 @@ enum GitDaemonFetch {
     static func fetch(into repository: Repository, remote: String, url: GitDaemonURL, mappings: [RefspecMapping],
                       prune: Bool, timeout: TimeInterval, progress: ((TransferProgress) -> Bool)?) throws -> Outcome {
         let socket: GitDaemonSocket
-        var parser = AdvertisementParser()
+        let parser: AdvertisementParser
         do throws(GitDaemonListingFailure) {
             let addresses = try GitDaemonSocket.addresses(of: url.host, port: url.port)
-            let answer = try GitDaemonListing.firstAnswer(addresses, request: GitDaemonListing.request(for: url, wantsNothing: false),
-                                                          timeout: timeout, pacing: ConnectionTurn.claim(),
-                                                          server: url.hostAttribute, hedgeAfter: nil)
-            socket = answer.0
-            var chunk: Data? = answer.1
-            while !parser.finished {
-                guard let bytes = chunk else {
-                    throw GitDaemonListingFailure(description: "the server closed the connection before the end of its reference list")
-                }
-                try parser.read(bytes)
-                if parser.size > GitDaemonListing.sizeLimit { throw GitDaemonListingFailure(description: "the reference list is too long") }
-                if !parser.finished { chunk = try socket.receive(timeout: timeout) }
-            }
+            let (opened, first) = try GitDaemonListing.firstAnswer(
+                addresses, request: GitDaemonListing.request(for: url, wantsNothing: false), timeout: timeout,
+                pacing: ConnectionTurn.claim(), server: url.hostAttribute, hedgeAfter: nil)
+            socket = opened
+            parser = try GitDaemonListing.advertisement(from: socket, startingWith: first, timeout: timeout)
         } catch {
             if error.timedOut { throw timeoutError(timeout) }
             return .leftToGit
         }
         let plan = FetchPlan(into: repository, remote: remote, advertised: parser.references, mappings: mappings, prune: prune)
-        /// Tells the server that nothing is wanted: its process ends.
+        // Tells the server that nothing is wanted: its process ends.
         func wantNothing() { try? socket.sendAll(PacketLine.flush, timeout: timeout) }
         if plan.changesNothing {
             wantNothing()

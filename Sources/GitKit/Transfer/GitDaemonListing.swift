@@ -75,6 +75,12 @@ enum GitDaemonListing {
         let addresses = try GitDaemonSocket.addresses(of: url.host, port: url.port)
         let (socket, first) = try firstAnswer(addresses, request: request(for: url), timeout: timeout, pacing: pacing,
                                               server: url.hostAttribute, hedgeAfter: hedgeAfter)
+        return try advertisement(from: socket, startingWith: first, timeout: timeout).references
+    }
+
+    /// The whole reference list the server sends over `socket`, whose first bytes were `first`.
+    static func advertisement(from socket: GitDaemonSocket, startingWith first: Data,
+                              timeout: TimeInterval) throws(GitDaemonListingFailure) -> AdvertisementParser {
         var parser = AdvertisementParser()
         var chunk: Data? = first
         while true {
@@ -83,7 +89,7 @@ enum GitDaemonListing {
             }
             try parser.read(bytes)
             if parser.size > sizeLimit { throw GitDaemonListingFailure(description: "the reference list is over \(sizeLimit >> 20) MiB") }
-            if parser.finished { return parser.references }
+            if parser.finished { return parser }
             chunk = try socket.receive(timeout: timeout)
         }
     }
