@@ -47,6 +47,56 @@ import Glibc
         #expect(counts.contains("garbage: 0") && counts.contains("size-garbage: 0"), "\(counts)")
     }
 
+    /// Over git:// a moved remote is listed and downloaded over modkit's own connection (`GitDaemonFetch`), its pack
+    /// written by libgit2's indexer: killed at random moments, mid-pack included, the next sync finishes the update
+    /// with nothing left over and every object whole.
+    @Test func killedFetchesOverGitDaemonLeaveNothingTheNextSyncCannotFinish() throws {
+        let sandbox = try Sandbox()
+        // git daemon's helper checks that it serves by listing Core
+        try sandbox.makeRemote("Core")
+        let daemon = try GitDaemon(basePath: sandbox.url("remotes"), sandbox: sandbox)
+        defer { daemon.stop() }
+        try sandbox.writeManifest([("Core", nil)], urlBase: "git://127.0.0.1:\(daemon.port)")
+        #expect(try sandbox.modkit("sync", in: "ws").status == 0)
+        let pack = sandbox.url("ws/Libs/Core/.git/objects/pack").path
+        func leftovers() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: pack)) ?? []).filter { $0.hasPrefix("pack_git2_") || $0.hasSuffix(".lock") }
+        }
+        func pushBigCommit(_ round: Int) throws {
+            _ = try sandbox.run("/bin/sh", ["-c", "head -c 8000000 /dev/urandom > Big\(round).bin"], in: sandbox.url("src/Core"))
+            try sandbox.pushNewCommit("Core", file: "CHANGES.md", text: "round \(round)\n")
+        }
+        try pushBigCommit(0)
+        var interrupted = 0
+        for round in 1...8 {
+            let process = try sandbox.spawnModkit(["sync"], in: "ws")
+            usleep(UInt32.random(in: 50_000...900_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if !leftovers().isEmpty { interrupted += 1 }
+            if try sandbox.head(of: "Core") == sandbox.remoteHead("Core") { try pushBigCommit(round) }
+        }
+        print("killedFetchesOverGitDaemonLeaveNothingTheNextSyncCannotFinish: \(interrupted) of 8 kills left a pack being written")
+
+        let result = try sandbox.modkit("sync", "-v", in: "ws")
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try sandbox.head(of: "Core") == sandbox.remoteHead("Core"))
+        #expect(try sandbox.git("status", "--porcelain", in: "ws/Libs/Core").isEmpty)
+        for file in try sandbox.git("ls-files", "Big*.bin", in: "ws/Libs/Core").split(separator: "\n") {
+            #expect(try Data(contentsOf: sandbox.url("ws/Libs/Core/\(file)")) == Data(contentsOf: sandbox.url("src/Core/\(file)")), "\(file)")
+        }
+        #expect(leftovers().isEmpty, "\(leftovers())")
+        #expect(try sandbox.git("fsck", "--no-progress", "--strict", in: "ws/Libs/Core").isEmpty)
+        let counts = try sandbox.git("count-objects", "-v", in: "ws/Libs/Core")
+        #expect(counts.contains("garbage: 0") && counts.contains("size-garbage: 0"), "\(counts)")
+        // and the path under test is the one a moved remote takes
+        try pushBigCommit(99)
+        let last = try sandbox.modkit("sync", "-v", in: "ws")
+        #expect(last.status == 0, "\(last.err)")
+        #expect((last.out + last.err).contains("fetched over modkit's own connection to the git daemon"), "\(last.out)\(last.err)")
+        #expect(try sandbox.head(of: "Core") == sandbox.remoteHead("Core"))
+    }
+
     /// A fetch from a remote on this machine copies the objects in-process, then moves the refs: killed at any moment,
     /// it leaves every ref's history whole (`git fsck --strict`), and the next sync finishes the update.
     @Test func killedInProcessFetchesLeaveEveryRefWhole() throws {
