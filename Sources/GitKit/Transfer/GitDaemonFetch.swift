@@ -125,6 +125,9 @@ enum GitDaemonFetch {
         case unchanged
         /// The objects are here and the references moved.
         case fetched
+        /// The server could not be listed (no connection, an error, a malformed list): the fetch is git's, which
+        /// reports what it finds.
+        case notListed
         /// The server was listed (protocol v0) and the fetch is git's: what `FetchPlan` leaves to git, a repository that
         /// wants git to see the fetch, nothing here to offer as common history, a server without `side-band-64k`, or
         /// a connection or pack that failed (git then fetches, and reports what it finds). Objects downloaded before a
@@ -150,7 +153,7 @@ enum GitDaemonFetch {
             parser = try GitDaemonListing.advertisement(from: socket, startingWith: first, timeout: timeout)
         } catch {
             if error.timedOut { throw timeoutError(timeout) }
-            return .leftToGit
+            return .notListed
         }
         let plan = FetchPlan(into: repository, remote: remote, advertised: parser.references, mappings: mappings, prune: prune)
         // Tells the server that nothing is wanted: its process ends.
@@ -222,6 +225,7 @@ enum GitDaemonFetch {
         var reader = PacketReader(socket, timeout: timeout)
         guard case .data(let answer) = try reader.next(),
               answer.starts(with: Array("NAK".utf8)) || answer.starts(with: Array("ACK ".utf8)) else {
+            // "ERR upload-pack: not our ref …" and the like, which git's own fetch then reports
             throw GitDaemonListingFailure(description: "the server did not answer the negotiation with ACK or NAK")
         }
         let writer = try PackWriter(into: repository)
@@ -229,6 +233,7 @@ enum GitDaemonFetch {
             guard case .data(let packet) = try reader.next() else { break }
             switch packet.first {
             case 1:
+                // A cancellation is seen as data arrives (or the timeout ends the wait), as libgit2's watchdog sees it.
                 try writer.append(packet.dropFirst())
                 if let progress, !progress(writer.transferProgress) {
                     throw GitError(code: .user, message: "cancelled by a callback", function: "git_indexer_append")

@@ -110,7 +110,9 @@ enum GitDaemonListing {
         while true {
             let now = ContinuousClock.now
             if timeout > 0, lastActivity.duration(to: now) >= .seconds(timeout) {
-                throw lastError ?? GitDaemonListingFailure(description: "timed out waiting for the server after \(Int(timeout)) s", timedOut: true)
+                // the time limit ended the wait, whatever the other connection met before
+                let earlier = lastError.map { " (\($0.description))" } ?? ""
+                throw GitDaemonListingFailure(description: "timed out waiting for the server after \(Int(timeout)) s" + earlier, timedOut: true)
             }
             var wait: Duration = timeout > 0 ? .seconds(timeout) - lastActivity.duration(to: now) : .seconds(86_400)
             if opened == 1 {

@@ -218,6 +218,7 @@ extension Repository {
                         case .unchanged: report.remoteUnchanged = true
                         case .fetched: report.downloadedOverListingBy = .modkit
                         case .leftToGit: listedOverV0 = true
+                        case .notListed: break
                         }
                     } else {  // the listing's connection closes at the end of this block, before any transfer opens its own
                         let listing = lists && quickly != .leftToGit
