@@ -143,6 +143,36 @@ import Testing
         #expect(try sandbox.git("-C", "modkit", "fsck", "--no-progress", "--strict", "--no-dangling").isEmpty)
     }
 
+    /// A server whose own history is shallow names its shallow commits after its references: the listing reads them, so
+    /// a remote that did not move costs no git, and one that moved is fetched by git, which handles such a server.
+    @Test(.enabled(if: LoopbackGitDaemon.isInstalled, "git daemon is not installed"))
+    func aShallowServerIsListedAndWhatMovedOnItIsFetchedByGit() throws {
+        let served = try Served()
+        let sandbox = served.sandbox
+        try sandbox.git("clone", "-q", "--bare", "--depth", "2", "file://" + sandbox.remote, "shallow.git")
+        #expect(FileManager.default.fileExists(atPath: sandbox.path("shallow.git/shallow")))
+        try sandbox.git("-C", "shallow.git", "config", "daemon.uploadpack", "true")
+        try sandbox.git("-C", "modkit", "remote", "set-url", "origin", served.daemon.url("shallow.git"))
+        let repository = try Repository.open(sandbox.path("modkit"))
+        // its references are main alone (a shallow clone's): the first fetch prunes the others
+        _ = try served.engine.fetch(repository, remote: "origin", refspecs: [], options: Served.options(likelyMoved: false))
+        let offset = served.traceSize
+        let unchanged = try served.engine.fetch(repository, remote: "origin", refspecs: [], options: Served.options(likelyMoved: false))
+        #expect(unchanged.remoteUnchanged)
+        #expect(try served.serverPackets(after: offset).contains { $0.hasPrefix("upload-pack> shallow ") })
+
+        try sandbox.git("-C", "work", "remote", "add", "shallow", sandbox.path("shallow.git"))
+        for likelyMoved in [false, true] {
+            let newer = try sandbox.commit("moved.txt", "moved \(likelyMoved)\n")
+            try sandbox.git("-C", "work", "push", "-q", "shallow", "main")
+            let moved = try served.engine.fetch(repository, remote: "origin", refspecs: [], options: Served.options(likelyMoved: likelyMoved))
+            #expect(!moved.remoteUnchanged && !moved.fetchedOverListing)
+            #expect(try sandbox.git("-C", "modkit", "rev-parse", "origin/main") == newer)
+        }
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("modkit/.git/shallow")))
+        #expect(try sandbox.git("-C", "modkit", "fsck", "--no-progress", "--strict", "--no-dangling").isEmpty)
+    }
+
     /// With the fast paths off, git fetches what moved, as before.
     @Test(.enabled(if: LoopbackGitDaemon.isInstalled, "git daemon is not installed"))
     func withTheFastPathsOffGitFetches() throws {

@@ -129,7 +129,8 @@ enum GitDaemonFetch {
         /// reports what it finds.
         case notListed
         /// The server was listed (protocol v0) and the fetch is git's: what `FetchPlan` leaves to git, a repository that
-        /// wants git to see the fetch, nothing here to offer as common history, a server without `side-band-64k`, or
+        /// wants git to see the fetch, nothing here to offer as common history, a server without `side-band-64k` or
+        /// with a shallow history, or
         /// a connection or pack that failed (git then fetches, and reports what it finds). Objects downloaded before a
         /// failure stay, as any fetch's do; nothing refers to them.
         case leftToGit
@@ -164,7 +165,7 @@ enum GitDaemonFetch {
         }
         let haves = repository.negotiationHaves(plan)
         guard !plan.needsGit, !FetchPlan.writesLocalBranches(plan.mappings), repository.writesFetchItself(from: remote),
-              !haves.isEmpty, parser.capabilities.contains("side-band-64k") else {
+              !haves.isEmpty, parser.capabilities.contains("side-band-64k"), !parser.serverIsShallow else {
             wantNothing()
             return .leftToGit
         }

@@ -216,6 +216,9 @@ struct AdvertisementParser {
     private(set) var references: [RemoteReference] = []
     /// What the server offers (`side-band-64k`, `ofs-delta`, …), from the first line.
     private(set) var capabilities: [String] = []
+    /// Whether the server's repository is shallow (it named shallow commits after its references): its history ends
+    /// where a download from it may need more, which git's fetch handles.
+    private(set) var serverIsShallow = false
     private(set) var finished = false
     private(set) var size = 0
     private var buffer: [UInt8] = []
@@ -252,6 +255,15 @@ struct AdvertisementParser {
             throw failure("the server answered: " + String(decoding: text.dropFirst(4), as: UTF8.self))
         }
         if lines == 1 && text.elementsEqual("version 1".utf8) { return }
+        // A shallow server names its shallow commits after its references.
+        if text.starts(with: Array("shallow ".utf8)) {
+            guard text.count == 48, OID(hex: String(decoding: text.dropFirst(8), as: UTF8.self)) != nil else {
+                throw failure("a shallow line that is not an object id")
+            }
+            serverIsShallow = true
+            return
+        }
+        guard !serverIsShallow else { throw failure("a reference after the shallow lines") }
         var capabilities: ArraySlice<UInt8> = []
         if let nul = text.firstIndex(of: 0) {
             guard references.isEmpty else { throw failure("capabilities after the first reference") }
