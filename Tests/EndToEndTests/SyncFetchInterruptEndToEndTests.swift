@@ -11,40 +11,12 @@ import Glibc
         let sandbox = try Sandbox()
         try sandbox.makeRemote("Big")
         try sandbox.writeManifest([("Big", nil)])
-        #expect(try sandbox.modkit("sync", in: "ws").status == 0)
-        let pack = sandbox.url("ws/Libs/Big/.git/objects/pack").path
-        func leftovers() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: pack)) ?? []).filter { $0.hasPrefix("pack_git2_") || $0.hasSuffix(".lock") }
-        }
-        func pushBigCommit(_ round: Int) throws {
-            _ = try sandbox.run("/bin/sh", ["-c", "head -c 12000000 /dev/urandom > Big\(round).bin"], in: sandbox.url("src/Big"))
-            try sandbox.pushNewCommit("Big", file: "CHANGES.md", text: "round \(round)\n")
-        }
-        try pushBigCommit(0)
-        var interrupted = 0
-        for round in 1...6 {
-            let process = try sandbox.spawnModkit(["sync"], in: "ws")
-            usleep(UInt32.random(in: 150_000...1_200_000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            if !leftovers().isEmpty { interrupted += 1 }
-            if try sandbox.head(of: "Big") == sandbox.remoteHead("Big") { try pushBigCommit(round) }
-        }
+        let kills = try KilledFetches(sandbox, module: "Big", megabytes: 12)
+        let interrupted = try kills.killSyncs(rounds: 6, after: 150_000...1_200_000)
         // Where a kill lands depends on the machine's speed; the healing below is checked whatever the count.
         print("killedFetchesLeaveNoTemporaryPackAfterTheNextSync: \(interrupted) of 6 kills left fetch leftovers")
-
-        let result = try sandbox.modkit("sync", in: "ws")
-        #expect(result.status == 0, "\(result.err)")
+        let result = try kills.expectTheNextSyncHeals()
         #expect(!result.out.contains("kept"), "\(result.out)")
-        #expect(try sandbox.head(of: "Big") == sandbox.remoteHead("Big"))
-        #expect(try sandbox.git("status", "--porcelain", in: "ws/Libs/Big").isEmpty)
-        for file in try sandbox.git("ls-files", "Big*.bin", in: "ws/Libs/Big").split(separator: "\n") {
-            #expect(try Data(contentsOf: sandbox.url("ws/Libs/Big/\(file)")) == Data(contentsOf: sandbox.url("src/Big/\(file)")), "\(file)")
-        }
-        #expect(leftovers().isEmpty, "\(leftovers())")
-        #expect(try sandbox.git("fsck", "--no-progress", "--strict", in: "ws/Libs/Big").isEmpty)
-        let counts = try sandbox.git("count-objects", "-v", in: "ws/Libs/Big")
-        #expect(counts.contains("garbage: 0") && counts.contains("size-garbage: 0"), "\(counts)")
     }
 
     /// Over git:// a moved remote is listed and downloaded over modkit's own connection (`GitDaemonFetch`), its pack
@@ -57,40 +29,12 @@ import Glibc
         let daemon = try GitDaemon(basePath: sandbox.url("remotes"), sandbox: sandbox)
         defer { daemon.stop() }
         try sandbox.writeManifest([("Core", nil)], urlBase: "git://127.0.0.1:\(daemon.port)")
-        #expect(try sandbox.modkit("sync", in: "ws").status == 0)
-        let pack = sandbox.url("ws/Libs/Core/.git/objects/pack").path
-        func leftovers() -> [String] {
-            ((try? FileManager.default.contentsOfDirectory(atPath: pack)) ?? []).filter { $0.hasPrefix("pack_git2_") || $0.hasSuffix(".lock") }
-        }
-        func pushBigCommit(_ round: Int) throws {
-            _ = try sandbox.run("/bin/sh", ["-c", "head -c 8000000 /dev/urandom > Big\(round).bin"], in: sandbox.url("src/Core"))
-            try sandbox.pushNewCommit("Core", file: "CHANGES.md", text: "round \(round)\n")
-        }
-        try pushBigCommit(0)
-        var interrupted = 0
-        for round in 1...8 {
-            let process = try sandbox.spawnModkit(["sync"], in: "ws")
-            usleep(UInt32.random(in: 50_000...900_000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            if !leftovers().isEmpty { interrupted += 1 }
-            if try sandbox.head(of: "Core") == sandbox.remoteHead("Core") { try pushBigCommit(round) }
-        }
+        let kills = try KilledFetches(sandbox, module: "Core", megabytes: 8)
+        let interrupted = try kills.killSyncs(rounds: 8, after: 50_000...900_000)
         print("killedFetchesOverGitDaemonLeaveNothingTheNextSyncCannotFinish: \(interrupted) of 8 kills left a pack being written")
-
-        let result = try sandbox.modkit("sync", "-v", in: "ws")
-        #expect(result.status == 0, "\(result.err)")
-        #expect(try sandbox.head(of: "Core") == sandbox.remoteHead("Core"))
-        #expect(try sandbox.git("status", "--porcelain", in: "ws/Libs/Core").isEmpty)
-        for file in try sandbox.git("ls-files", "Big*.bin", in: "ws/Libs/Core").split(separator: "\n") {
-            #expect(try Data(contentsOf: sandbox.url("ws/Libs/Core/\(file)")) == Data(contentsOf: sandbox.url("src/Core/\(file)")), "\(file)")
-        }
-        #expect(leftovers().isEmpty, "\(leftovers())")
-        #expect(try sandbox.git("fsck", "--no-progress", "--strict", in: "ws/Libs/Core").isEmpty)
-        let counts = try sandbox.git("count-objects", "-v", in: "ws/Libs/Core")
-        #expect(counts.contains("garbage: 0") && counts.contains("size-garbage: 0"), "\(counts)")
+        try kills.expectTheNextSyncHeals()
         // and the path under test is the one a moved remote takes
-        try pushBigCommit(99)
+        try kills.pushBigCommit(99)
         let last = try sandbox.modkit("sync", "-v", in: "ws")
         #expect(last.status == 0, "\(last.err)")
         #expect((last.out + last.err).contains("fetched over modkit's own connection to the git daemon"), "\(last.out)\(last.err)")
@@ -276,5 +220,67 @@ import Glibc
             #expect(try sandbox.modkit("sync", in: "ws").status == 0)
             #expect(Array(try Data(contentsOf: file)) == expected, "\(variant.name)")
         }
+    }
+}
+
+/// One module whose remote gets big commits while syncs of it are killed at random moments, and the checks that the
+/// next sync heals what they left.
+private struct KilledFetches {
+    let sandbox: Sandbox
+    let module: String
+    let megabytes: Int
+
+    /// Syncs the module once, then pushes the first big commit.
+    init(_ sandbox: Sandbox, module: String, megabytes: Int) throws {
+        self.sandbox = sandbox
+        self.module = module
+        self.megabytes = megabytes
+        #expect(try sandbox.modkit("sync", in: "ws").status == 0)
+        try pushBigCommit(0)
+    }
+
+    /// libgit2's pack being written, and reference locks.
+    var leftovers: [String] {
+        let pack = sandbox.url("ws/Libs/\(module)/.git/objects/pack").path
+        return ((try? FileManager.default.contentsOfDirectory(atPath: pack)) ?? []).filter { $0.hasPrefix("pack_git2_") || $0.hasSuffix(".lock") }
+    }
+
+    func pushBigCommit(_ round: Int) throws {
+        _ = try sandbox.run("/bin/sh", ["-c", "head -c \(megabytes * 1_000_000) /dev/urandom > Big\(round).bin"], in: sandbox.url("src/\(module)"))
+        try sandbox.pushNewCommit(module, file: "CHANGES.md", text: "round \(round)\n")
+    }
+
+    /// Starts `rounds` syncs, each killed after a random number of microseconds in `after` (a new big commit follows
+    /// a sync that finished first); returns how many left a pack being written.
+    func killSyncs(rounds: Int, after: ClosedRange<UInt32>) throws -> Int {
+        var interrupted = 0
+        for round in 1...rounds {
+            let process = try sandbox.spawnModkit(["sync"], in: "ws")
+            usleep(UInt32.random(in: after))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            if !leftovers.isEmpty { interrupted += 1 }
+            if try sandbox.head(of: module) == sandbox.remoteHead(module) { try pushBigCommit(round) }
+        }
+        return interrupted
+    }
+
+    /// The next sync: the module at its remote's commit, clean, every big file whole, no leftovers, `git fsck --strict`
+    /// clean and no garbage.
+    @discardableResult
+    func expectTheNextSyncHeals() throws -> ProcessResult {
+        let clone = "ws/Libs/\(module)"
+        let result = try sandbox.modkit("sync", in: "ws")
+        #expect(result.status == 0, "\(result.err)")
+        #expect(try sandbox.head(of: module) == sandbox.remoteHead(module))
+        #expect(try sandbox.git("status", "--porcelain", in: clone).isEmpty)
+        for file in try sandbox.git("ls-files", "Big*.bin", in: clone).split(separator: "\n") {
+            #expect(try Data(contentsOf: sandbox.url("\(clone)/\(file)")) == Data(contentsOf: sandbox.url("src/\(module)/\(file)")), "\(file)")
+        }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+        #expect(try sandbox.git("fsck", "--no-progress", "--strict", in: clone).isEmpty)
+        let counts = try sandbox.git("count-objects", "-v", in: clone)
+        #expect(counts.contains("garbage: 0") && counts.contains("size-garbage: 0"), "\(counts)")
+        return result
     }
 }
