@@ -95,6 +95,13 @@ import Glibc
         var versioned = AdvertisementParser()
         try versioned.read(Data((line("version 1\n") + line("\(head) HEAD\0agent=x\n") + "0000").utf8))
         #expect(versioned.references.map(\.name) == ["HEAD"])
+        #expect(parser.capabilities == ["multi_ack", "thin-pack", "side-band", "object-format=sha1", "agent=git/2.39"])
+        #expect(!parser.serverIsShallow)
+
+        // a shallow server's list: its shallow commits after its references
+        var shallow = AdvertisementParser()
+        try shallow.read(Data((line("\(head) refs/heads/main\0side-band-64k\n") + line("shallow \(tag)\n") + "0000").utf8))
+        #expect(shallow.finished && shallow.serverIsShallow && shallow.references.map(\.name) == ["refs/heads/main"])
 
         let malformed: [(String, String)] = [
             ("zz12", "four hex digits"),
@@ -106,6 +113,8 @@ import Glibc
             (line("\(head) HEAD\0object-format=sha256\n"), "another hash than SHA-1"),
             (line("\(head) HEAD\n") + line("\(head) refs/heads/x\0caps\n"), "capabilities after the first reference"),
             (line("\(head) HEAD\n") + "0000" + "0008", "data after the end"),
+            (line("\(head) HEAD\n") + line("shallow \(tag.dropLast())\n"), "a shallow line that is not an object id"),
+            (line("shallow \(tag)\n") + line("\(head) HEAD\n"), "a reference after the shallow lines"),
         ]
         for (input, message) in malformed {
             var parser = AdvertisementParser()
