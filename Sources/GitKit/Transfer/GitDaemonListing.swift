@@ -406,11 +406,6 @@ final class GitDaemonSocket {
         try start(addresses)
     }
 
-    /// Turns the connected socket back to blocking reads and writes, as libgit2's own sockets are.
-    func makeBlocking() {
-        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-    }
-
     func sendAll(_ data: Data, timeout: TimeInterval) throws(GitDaemonListingFailure) {
         var offset = 0
         while offset < data.count {

@@ -13,8 +13,18 @@ public struct RemoteReference: Sendable, Equatable {
 }
 
 extension Repository {
-    /// The references a remote advertises (connects without downloading anything), like `git ls-remote`.
+    /// The references a remote advertises (connects without downloading anything), like `git ls-remote`. A git://
+    /// server modkit reaches itself (`gitDaemonAccess`) is listed by `GitDaemonListing` (a silent connection asked
+    /// again over a second); any other by libgit2.
     public func remoteReferences(_ remote: String) throws -> [RemoteReference] {
-        try RemoteSession(self, remote: remote).references
+        if case .own(let url) = gitDaemonAccess(remote: remote) {
+            do throws(GitDaemonListingFailure) {
+                return try GitDaemonListing.references(of: url, timeout: GitKit.networkTimeout)
+            } catch {
+                throw GitError(code: error.timedOut ? .timeout : .other(-1), errorClass: "net",
+                               message: "\(url.hostAttribute): \(error.description)", function: "git-upload-pack")
+            }
+        }
+        return try RemoteSession(self, remote: remote).references
     }
 }

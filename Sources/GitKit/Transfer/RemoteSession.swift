@@ -32,12 +32,8 @@ final class RemoteSession {
         try check(git_proxy_options_init(&proxy, UInt32(GIT_PROXY_OPTIONS_VERSION)), "git_proxy_options_init")
         proxy.type = GIT_PROXY_AUTO
         box.install(into: &callbacks)
-        // Over git:// the listing's first answer is hedged as modkit's own listing's is (`SocketStreams`).
-        let server = git_remote_url(handle.pointer).flatMap { GitDaemonURL(String(cString: $0))?.hostAttribute }
         try box.run { () throws(GitError) in
-            try SocketStreams.hedgingFirstAnswer(server: server) { () throws(GitError) in
-                try check(git_remote_connect(handle.pointer, GIT_DIRECTION_FETCH, &callbacks, &proxy, nil), "git_remote_connect")
-            }
+            try check(git_remote_connect(handle.pointer, GIT_DIRECTION_FETCH, &callbacks, &proxy, nil), "git_remote_connect")
         }
         var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
         var count = 0

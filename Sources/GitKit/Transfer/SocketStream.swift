@@ -9,14 +9,11 @@ import Glibc
 /// libgit2's plain TCP connections (git://, http://, the socket under https), opened by modkit on libgit2 before 1.7.
 ///
 /// They are laid out as libgit2's own (`modkit_stream`: its ssh transport hands their socket to libssh2) and do what
-/// libgit2's own do: the server's addresses tried in order with a blocking `connect`, then blocking
-/// `send` and `recv`, each failing on any error (an interruption included: `NetworkWatchdog` stops a stalled transfer
-/// that way). One thing more: a git:// connection opened inside `hedgingFirstAnswer` (libgit2's listing of a remote
-/// that moved, whose download follows over the same connection) is opened as modkit's own listing is
-/// (`GitDaemonListing`): a server that has not begun to answer the request once its slow answers are past
-/// (`AnswerTimes`) is sent the same request over a second connection, and the connection that answers first is the one
-/// libgit2 goes on with. Each of the two waits for its turn (`ConnectionTurn`) right before it opens.
-/// A syn or handshake dropped at git daemon's full listen queue is sent again only after a second.
+/// libgit2's own do: the server's addresses tried in order with a blocking `connect`, then blocking `send` and `recv`,
+/// each failing on any error (an interruption included: `NetworkWatchdog` stops a stalled transfer that way). One
+/// thing more: a connection waits for its turn (`ConnectionTurn`) right before it opens. (A git:// server that modkit
+/// reaches itself is listed and fetched over modkit's own connections, which ask again over a second connection when
+/// the first is silent: `GitDaemonListing`, `GitDaemonFetch`.)
 ///
 /// Installed before the first network operation (`RemoteCallbacksBox.run`: not with libgit2 itself, since reading
 /// `modkit.fastPaths` initialises libgit2) unless `modkit.fastPaths` is off globally; libgit2 1.7 and later keep their
@@ -24,35 +21,11 @@ import Glibc
 enum SocketStreams {
     /// Whether libgit2 opens its plain connections here.
     static let installed: Bool = FastPaths.enabledGlobally() && modkit_git_register_socket_stream(openStream) == 0
-
-    private static let hedgeKey = "modkit.hedgedServer"
-
-    /// Runs `body` with the first answer of the git:// connections it opens on this thread hedged, `server` being
-    /// the server's key in `AnswerTimes` (nil: `body` as it is).
-    static func hedgingFirstAnswer<T, E: Error>(server: String?, _ body: () throws(E) -> T) throws(E) -> T {
-        guard let server, installed else { return try body() }
-        let dictionary = Thread.current.threadDictionary
-        dictionary[hedgeKey] = server
-        defer { dictionary.removeObject(forKey: hedgeKey) }
-        return try body()
-    }
-
-    fileprivate static var hedgedServer: String? { Thread.current.threadDictionary[hedgeKey] as? String }
 }
 
 /// What a connection holds beyond libgit2's fields of `modkit_stream` (host, port, socket), owned by it.
 private final class SocketStreamState {
-    /// The server whose first answer is hedged; nil for a plain connection.
-    let hedgedServer: String?
     var addresses: [GitDaemonSocket.Address] = []
-    /// The hedged connection that answered first: it owns the stream's socket.
-    var winner: GitDaemonSocket?
-    /// Bytes it answered before libgit2 asked for them.
-    var pending: [UInt8] = []
-    /// The connection's turn (`ConnectionTurn`), waited for right before each hedged connection opens.
-    var pacing: (() -> Void)?
-
-    init(hedgedServer: String?) { self.hedgedServer = hedgedServer }
 }
 
 /// The stream libgit2 hands back, as modkit made it.
@@ -85,7 +58,7 @@ private let openStream: @convention(c) (UnsafeMutablePointer<UnsafeMutablePointe
     stream.pointee.host = strdup(host)
     stream.pointee.port = strdup(port)
     stream.pointee.s = -1
-    stream.pointee.owner = Unmanaged.passRetained(SocketStreamState(hedgedServer: SocketStreams.hedgedServer)).toOpaque()
+    stream.pointee.owner = Unmanaged.passRetained(SocketStreamState()).toOpaque()
     out.pointee = UnsafeMutableRawPointer(stream).assumingMemoryBound(to: git_stream.self)
     return 0
 }
@@ -97,11 +70,6 @@ private let connectStream: @convention(c) (UnsafeMutablePointer<git_stream>?) ->
         owner.addresses = try GitDaemonSocket.addresses(of: host(of: stream), port: String(cString: stream.pointee.port))
     } catch {
         return fail("failed to resolve address for \(host(of: stream)): \(error.description)")
-    }
-    // A hedged connection opens with its request, at the first write.
-    if owner.hedgedServer != nil {
-        owner.pacing = ConnectionTurn.claim()
-        return 0
     }
     ConnectionTurn.take()
     var lastError = "no address"
@@ -123,22 +91,6 @@ private let connectStream: @convention(c) (UnsafeMutablePointer<git_stream>?) ->
 
 private let writeStream: @convention(c) (UnsafeMutablePointer<git_stream>?, UnsafePointer<CChar>?, Int, Int32) -> Int = { stream, data, length, _ in
     guard let stream = stream.map(modkit), let data else { return -1 }
-    let owner = state(of: stream)
-    if stream.pointee.s < 0, let server = owner.hedgedServer {
-        // the request: sent over the connection that answers it first
-        let request = Data(bytes: data, count: length)
-        do throws(GitDaemonListingFailure) {
-            let (winner, first) = try GitDaemonListing.firstAnswer(owner.addresses, request: request, timeout: GitKit.networkTimeout,
-                                                                  pacing: owner.pacing, server: server, hedgeAfter: nil)
-            winner.makeBlocking()
-            owner.winner = winner
-            owner.pending = Array(first)
-            stream.pointee.s = winner.descriptor
-            return length
-        } catch {
-            return Int(fail("failed to connect to \(host(of: stream)): \(error.description)"))
-        }
-    }
     guard stream.pointee.s >= 0 else { return Int(fail("not connected to \(host(of: stream))")) }
     #if canImport(Darwin)
     let flags: Int32 = 0
@@ -152,27 +104,15 @@ private let writeStream: @convention(c) (UnsafeMutablePointer<git_stream>?, Unsa
 
 private let readStream: @convention(c) (UnsafeMutablePointer<git_stream>?, UnsafeMutableRawPointer?, Int) -> Int = { stream, buffer, length in
     guard let stream = stream.map(modkit), let buffer else { return -1 }
-    let owner = state(of: stream)
-    if !owner.pending.isEmpty {
-        let count = min(length, owner.pending.count)
-        owner.pending.withUnsafeBytes { buffer.copyMemory(from: $0.baseAddress!, byteCount: count) }
-        owner.pending.removeFirst(count)
-        return count
-    }
     guard stream.pointee.s >= 0 else { return Int(fail("not connected to \(host(of: stream))")) }
     let received = recv(stream.pointee.s, buffer, length, 0)
     if received < 0 { return Int(fail("error receiving socket data: \(String(cString: strerror(errno)))")) }
     return received
 }
 
-/// Closes the connection: the hedged winner's by letting it go, a plain one's socket directly.
+/// Closes the connection's socket.
 private func closeConnection(_ stream: UnsafeMutablePointer<modkit_stream>) {
-    let owner = state(of: stream)
-    if owner.winner != nil {
-        owner.winner = nil
-    } else if stream.pointee.s >= 0 {
-        close(stream.pointee.s)
-    }
+    if stream.pointee.s >= 0 { close(stream.pointee.s) }
     stream.pointee.s = -1
 }
 
