@@ -153,7 +153,7 @@ enum GitDaemonFetch {
             socket = opened
             parser = try GitDaemonListing.advertisement(from: socket, startingWith: first, timeout: timeout)
         } catch {
-            if error.timedOut { throw timeoutError(timeout) }
+            if error.timedOut { throw error.gitError(timeout: timeout, server: url.hostAttribute) }
             return .notListed
         }
         let plan = FetchPlan(into: repository, remote: remote, advertised: parser.references, mappings: mappings, prune: prune)
@@ -163,9 +163,9 @@ enum GitDaemonFetch {
             wantNothing()
             return .unchanged
         }
-        let haves = repository.negotiationHaves(plan)
-        guard !plan.needsGit, !FetchPlan.writesLocalBranches(plan.mappings), repository.writesFetchItself(from: remote),
-              !haves.isEmpty, parser.capabilities.contains("side-band-64k"), !parser.serverIsShallow else {
+        guard !plan.needsGit, !FetchPlan.writesLocalBranches(plan.mappings), parser.capabilities.contains("side-band-64k"),
+              !parser.serverIsShallow, repository.writesFetchItself(from: remote),
+              case let haves = repository.negotiationHaves(plan), !haves.isEmpty else {
             wantNothing()
             return .leftToGit
         }
@@ -173,13 +173,13 @@ enum GitDaemonFetch {
         var seen: Set<OID> = []
         let wants = plan.updates.map(\.new).filter { seen.insert($0).inserted && objects?.contains($0) != true }
         return try download(wants, haves: haves, plan: plan, over: socket, capabilities: parser.capabilities, into: repository,
-                            timeout: timeout, progress: progress)
+                            server: url.hostAttribute, timeout: timeout, progress: progress)
     }
 
     /// Sends the wants, haves and "done" in one write, reads the server's one ACK or NAK and the pack after it, keeps
     /// the pack, checks that the moved references reach only objects here and moves them.
     private static func download(_ wants: [OID], haves: [OID], plan: FetchPlan, over socket: GitDaemonSocket,
-                                 capabilities: [String], into repository: Repository, timeout: TimeInterval,
+                                 capabilities: [String], into repository: Repository, server: String, timeout: TimeInterval,
                                  progress: ((TransferProgress) -> Bool)?) throws -> Outcome {
         let packsBefore = repository.packNames()
         do {
@@ -200,7 +200,7 @@ enum GitDaemonFetch {
                 try? socket.sendAll(PacketLine.flush, timeout: timeout)
             }
         } catch let failure as GitDaemonListingFailure {
-            if failure.timedOut { throw timeoutError(timeout) }
+            if failure.timedOut { throw failure.gitError(timeout: timeout, server: server) }
             return .leftToGit
         } catch let error as GitError where error.code == .user || error.code == .timeout {
             throw error
@@ -212,11 +212,6 @@ enum GitDaemonFetch {
         guard LocalFetch(source: repository, plan: plan).reachesOnlyObjectsHere() else { return .leftToGit }
         try plan.applyReferences()
         return .fetched
-    }
-
-    /// What a libgit2 transfer that heard nothing says (`RemoteCallbacksBox.run`).
-    private static func timeoutError(_ timeout: TimeInterval) -> GitError {
-        GitError(code: .timeout, message: "timed out after \(Int(timeout)) s without data from the server", function: "recv")
     }
 
     /// The server's answer after "done": one "ACK <id>" or "NAK", then the pack on band 1 of the side band (band 2 is

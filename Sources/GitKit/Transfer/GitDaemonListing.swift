@@ -59,6 +59,14 @@ struct GitDaemonListingFailure: Error, CustomStringConvertible {
     var description: String
     /// The server sent nothing for the whole timeout.
     var timedOut = false
+
+    /// As libgit2's transfers report it: a timeout as theirs says it (`RemoteCallbacksBox.run`), anything else as a
+    /// network error of `server`.
+    func gitError(timeout: TimeInterval, server: String) -> GitError {
+        timedOut
+            ? GitError(code: .timeout, message: "timed out after \(Int(timeout)) s without data from the server", function: "recv")
+            : GitError(code: .other(-1), errorClass: "net", message: "\(server): \(description)", function: "git-upload-pack")
+    }
 }
 
 enum GitDaemonListing {

@@ -202,7 +202,8 @@ extension Repository {
             : false
         if !fetchedLocally {
             let lists = options.skipsUnchangedRemote && options.depth == 0
-            let quickly = lists ? listRemoteWithoutHoldingServer(remote: remote, refspecs: active, prune: options.prune,
+            let access = lists ? gitDaemonAccess(remote: remote) : .other
+            let quickly = lists ? listRemoteWithoutHoldingServer(remote: remote, access: access, refspecs: active, prune: options.prune,
                                                                  likelyMoved: options.likelyMoved, pacing: options.pacingConnection) : .notRead
             if case .unchanged = quickly {
                 report.remoteUnchanged = true
@@ -212,7 +213,7 @@ extension Repository {
                     // A git:// remote modkit may reach itself is listed and downloaded over one connection of modkit's own
                     // (`GitDaemonFetch`), which says what it wants in one write; any other, by libgit2 (`RemoteSession`).
                     if lists, quickly != .leftToGit, options.downloadsOverListing, options.downloadTags != .auto,
-                       case .own(let url) = gitDaemonAccess(remote: remote), let mappings = FetchPlan.mappings(active) {
+                       case .own(let url) = access, let mappings = FetchPlan.mappings(active) {
                         switch try GitDaemonFetch.fetch(into: self, remote: remote, url: url, mappings: mappings, prune: options.prune,
                                                         timeout: GitKit.networkTimeout, progress: options.progress) {
                         case .unchanged: report.remoteUnchanged = true

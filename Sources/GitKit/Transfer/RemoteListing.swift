@@ -21,8 +21,7 @@ extension Repository {
             do throws(GitDaemonListingFailure) {
                 return try GitDaemonListing.references(of: url, timeout: GitKit.networkTimeout)
             } catch {
-                throw GitError(code: error.timedOut ? .timeout : .other(-1), errorClass: "net",
-                               message: "\(url.hostAttribute): \(error.description)", function: "git-upload-pack")
+                throw error.gitError(timeout: GitKit.networkTimeout, server: url.hostAttribute)
             }
         }
         return try RemoteSession(self, remote: remote).references

@@ -35,15 +35,15 @@ extension Repository {
     }
 
     /// Whether `remote` moved, found without holding a server's process past its answer: modkit's own listing of a
-    /// git:// server (`GitDaemonListing`) where `gitDaemonAccess` allows it. `.notRead` for every other url (libgit2
-    /// lists it, as before); `.leftToGit` where `gitDaemonAccess` leaves the server to git, or where the listing failed
-    /// (git then reports what it finds).
+    /// git:// server (`GitDaemonListing`) where `access` (the remote's `gitDaemonAccess`) allows it. `.notRead` for
+    /// every other url (libgit2 lists it, as before); `.leftToGit` where `access` leaves the server to git, or where the
+    /// listing failed (git then reports what it finds).
     /// With `likelyMoved` nothing is listed here (`.notRead`): the listing is the download's own, over the connection
     /// it then uses (`GitDaemonFetch`). `pacing` runs right before the connection opens.
-    func listRemoteWithoutHoldingServer(remote: String, refspecs: [String], prune: Bool, likelyMoved: Bool = false,
-                                        pacing: (() -> Void)? = nil) -> QuickListing {
+    func listRemoteWithoutHoldingServer(remote: String, access: GitDaemonAccess, refspecs: [String], prune: Bool,
+                                        likelyMoved: Bool = false, pacing: (() -> Void)? = nil) -> QuickListing {
         let url: GitDaemonURL
-        switch gitDaemonAccess(remote: remote) {
+        switch access {
         case .other: return .notRead
         case .leftToGit: return .leftToGit
         case .own(let own): url = own
