@@ -133,6 +133,10 @@ def attempt(tool, method, env):
         return f"failed: {str(error).strip().splitlines()[-1][:200] if str(error).strip() else error}"
 
 
+# Per operation and tool, the share of the machine's cores busy in each timed run (`timing.last_busy_share`).
+MACHINE_BUSY = {}
+
+
 def measure(tools, runs, fx, env, only=None, peaks=None, around=None, operations=OPERATIONS):
     """Per operation and tool, every sample; tools interleaved within each run. `peaks` (a dict) gets the
     peak resident KiB per operation and tool; `around(label, "before"|"after")` runs around each operation."""
@@ -154,7 +158,10 @@ def measure(tools, runs, fx, env, only=None, peaks=None, around=None, operations
             order = tools[index % len(tools):] + tools[:index % len(tools)]
             for tool in order:
                 timing.last_peak_kb = 0
+                timing.last_busy_share = None
                 samples[label][tool.name].append(attempt(tool, method, env))
+                if timing.last_busy_share is not None:
+                    MACHINE_BUSY.setdefault(label, {}).setdefault(tool.name, []).append(timing.last_busy_share)
                 if peaks is not None:
                     peaks.setdefault(label, {})[tool.name] = max(peaks.get(label, {}).get(tool.name, 0),
                                                                  timing.last_peak_kb)
@@ -207,13 +214,20 @@ def print_table(samples, tools, baseline):
     for row in rows:
         print("| " + " | ".join(cell.ljust(width) for cell, width in zip(row, widths)) + " |")
     floor = "the fastest of " + ", ".join(floors) + " (*)" if len(floors) > 1 else floors[0]
-    print(f"\nratios are tool/{floor} of medians; spread (max/min over runs) per tool:")
+    print(f"\nratios are tool/{floor} of medians; spread (max/min over runs) per tool, and how busy the machine's cores"
+          " were meanwhile, with the CPU seconds spent (medians; the servers and the proxy share the cores, and near 100%"
+          " a time is bound by this machine's CPU):")
     for tool in tools:
         spreads = []
         for label, method, _ in OPERATIONS:
             values = samples[label][tool.name]
             if median(values) is not None:
-                spreads.append(f"{label} {max(values) / min(values):.2f}")
+                busy = MACHINE_BUSY.get(label, {}).get(tool.name)
+                cores = os.cpu_count() or 1
+                spreads.append(f"{label} {max(values) / min(values):.2f}"
+                               + (f" (cores {100 * statistics.median(busy):.0f}% busy,"
+                                  f" {statistics.median(share * value * cores for share, value in zip(busy, values)):.2f} CPU s)"
+                                  if busy and len(busy) == len(values) else ""))
             elif method in tool.missing:
                 spreads.append(f"{label} n/a ({tool.missing[method]})")
             else:

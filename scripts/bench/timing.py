@@ -16,6 +16,10 @@ last_peak_kb = 0
 last_peak_fds = 0
 last_peak_threads = 0
 last_peak_children = 0
+# The share of every core of this machine that was busy while the last `timed` command ran (its own processes, the
+# servers and the proxy alike; /proc/stat, so Linux only, else None). Near 100%, a time is bound by this machine's
+# CPU, which a server at internet distance would not share.
+last_busy_share = None
 # `run` samples every command while this is set (scale.py sets it around one untimed run per operation).
 sampling = False
 
@@ -116,13 +120,29 @@ def tcp_counters():
             if len(fields) >= 2 and fields[0] in NSTAT_COUNTERS}
 
 
+def busy_cpu_seconds():
+    """CPU seconds all cores have spent on anything but idling and waiting for disks since boot (the first line of
+    /proc/stat), or None where there is no such file."""
+    try:
+        with open("/proc/stat") as stat:
+            fields = [int(value) for value in stat.readline().split()[1:8]]
+    except (OSError, ValueError):
+        return None
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
 def timed(command, cwd, env, check=True, stdin=None, input=None):
     # MODKIT_BENCH_NSTAT=1: each timed command says which TCP counters moved while it ran (a dropped syn costs a
     # second: the kernel retransmits it after its first timeout).
+    global last_busy_share
     before = tcp_counters() if os.environ.get("MODKIT_BENCH_NSTAT") else None
+    busy_before = busy_cpu_seconds()
     start = time.perf_counter()
     run(command, cwd, env, check, stdin, input)
     elapsed = time.perf_counter() - start
+    busy_after = busy_cpu_seconds()
+    last_busy_share = (busy_after - busy_before) / (elapsed * (os.cpu_count() or 1)) \
+        if busy_before is not None and busy_after is not None and elapsed > 0 else None
     if before is not None:
         after = tcp_counters()
         moved = {name: after[name] - before.get(name, 0) for name in after if after[name] != before.get(name, 0)}
