@@ -229,30 +229,22 @@ struct AdvertisementParser {
     private(set) var serverIsShallow = false
     private(set) var finished = false
     private(set) var size = 0
-    private var buffer: [UInt8] = []
-    private var start = 0
+    private var packets = PacketBuffer()
     private var lines = 0
 
     mutating func read(_ chunk: Data) throws(GitDaemonListingFailure) {
         size += chunk.count
-        buffer.append(contentsOf: chunk)
-        while !finished, buffer.count - start >= 4 {
-            guard let length = PacketLine.length(buffer[start..<start + 4]) else { throw failure("a packet length that is not four hex digits") }
-            if length == 0 {
-                finished = true
-                start += 4
-                break
+        packets.append(chunk)
+        while !finished {
+            let packet: PacketBuffer.Packet?
+            do throws(PacketBuffer.BadLength) { packet = try packets.next() } catch { throw failure(error.description) }
+            switch packet {
+            case nil: return
+            case .flush: finished = true
+            case .data(let bytes): try line(bytes)
             }
-            guard length >= 4, length <= 65_520 else { throw failure("a packet length of \(length)") }
-            guard buffer.count - start >= length else { break }
-            try line(buffer[(start + 4)..<(start + length)])
-            start += length
         }
-        if start > 1 << 16 {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        if finished && start < buffer.count { throw failure("data after the end of the reference list") }
+        if packets.unread > 0 { throw failure("data after the end of the reference list") }
     }
 
     private mutating func line(_ bytes: ArraySlice<UInt8>) throws(GitDaemonListingFailure) {
