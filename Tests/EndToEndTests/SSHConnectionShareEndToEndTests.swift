@@ -38,7 +38,7 @@ struct SSHConnectionShareEndToEndTests {
         for (name, commit) in moved { #expect(try sandbox.spawnHead(name) == commit, "\(name)") }
     }
 
-    /// Syncs killed at random moments, their shared connections left open behind them: the next sync brings every
+    /// Syncs killed at random moments (SIGKILL): their shared connections end with them, and the next sync brings every
     /// module to its remote's commit, with `git fsck` clean.
     @Test func syncsKilledAtRandomMomentsLeaveNothingTheNextSyncCannotFinish() throws {
         let (sandbox, server, agent) = try fixture()
@@ -60,6 +60,8 @@ struct SSHConnectionShareEndToEndTests {
             while Date() < deadline, Spawn.isRunning(pid) { usleep(5_000) }
             Spawn.kill(pid)
         }
+        // The shared connections of the killed syncs end with them, not after the minute ssh keeps an idle one.
+        try server.waitForDisconnects(server.acceptedConnections(), timeout: 40)
         let final = try sandbox.modkitRemote("sync", agent: agent)
         #expect(final.status == 0, "\(final.out)\n\(final.err)")
         for name in Self.names {

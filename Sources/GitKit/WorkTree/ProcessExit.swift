@@ -26,4 +26,12 @@ public final class ProcessExit: @unchecked Sendable {
         ended.signal()
         process.waitUntilExit()
     }
+
+    /// As `wait()`, for at most `timeout` seconds; whether the process ended.
+    public func wait(timeout: TimeInterval) -> Bool {
+        guard ended.wait(timeout: .now() + timeout) == .success else { return false }
+        ended.signal()
+        process.waitUntilExit()
+        return true
+    }
 }

@@ -25,8 +25,8 @@ import Glibc
 /// (libgit2 under `fetch.engine: auto`), whose error then says why. Off with `MODKIT_SSH_SHARE=0` or
 /// `git config --global modkit.sshShare false`.
 ///
-/// The connections end with the sync (`close()`). Those of a modkit that was killed end after `idleSeconds` without a
-/// channel, and a later sync removes their directory (`removeLeftovers`). Their sockets live in a directory of this user's only (mode 0700) under /tmp: a socket's path must stay
+/// The connections end with the sync (`close()`), and with modkit when it is killed (`Keeper`); a later sync removes
+/// the directory a killed one left (`removeLeftovers`). Their sockets live in a directory of this user's only (mode 0700) under /tmp: a socket's path must stay
 /// under 104 bytes, and macOS's `$TMPDIR` is long.
 public final class SSHConnectionShare: @unchecked Sendable {
     /// Channels one connection carries at once.
@@ -73,6 +73,8 @@ public final class SSHConnectionShare: @unchecked Sendable {
     private let condition = NSCondition()
     private var servers: [String: ServerState] = [:]
     private var connections: [Connection] = []
+    /// The keepers of the connections open (`Keeper`).
+    private var keepers: [Keeper] = []
     private var closed = false
 
     private init(sshCommand: String, directory: String, planned: [String: Int], workers: Int,
@@ -195,53 +197,102 @@ public final class SSHConnectionShare: @unchecked Sendable {
         }
     }
 
-    /// Ends every connection (`ssh -O exit`) and removes their directory. Transfers after it connect on their own.
-    /// A connection whose opening was given up on (timed out) is ended too when its socket is there.
+    /// Ends every connection and removes their directory: each keeper's input closes, and the keeper ends its
+    /// connection (`ssh -O exit`). Transfers after it connect on their own.
     public func close() {
-        let all: [Connection] = condition.withLock {
+        let ending: [Keeper] = condition.withLock {
             guard !closed else { return [] }
             closed = true
-            return connections
+            defer { keepers = [] }
+            return keepers
         }
-        for connection in all where FileManager.default.fileExists(atPath: connection.socket) {
-            _ = runSSH(["-O", "exit", "-o", "ControlPath=" + GitProcess.quoted(connection.socket)], to: connection, log: nil)
+        for keeper in ending { try? keeper.input.close() }
+        for keeper in ending where !keeper.ended.wait(timeout: GitKit.networkTimeout > 0 ? GitKit.networkTimeout : 60) {
+            kill(keeper.process.processIdentifier, SIGKILL)
         }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Opens one connection: ssh authenticates, starts listening on the connection's socket and only then leaves it
-    /// in the background (`-f`), so its exit status says whether the connection is there.
-    private func open(_ connection: Connection) -> Bool {
-        let options = ["-o", "ControlMaster=yes", "-o", "ControlPersist=\(Self.idleSeconds)",
-                       "-o", "ControlPath=" + GitProcess.quoted(connection.socket), "-N", "-f"]
-        return runSSH(options, to: connection, log: connection.socket + ".log")
-            && FileManager.default.fileExists(atPath: connection.socket)
+    /// The shell that holds one connection open: it runs `ssh -M -N -f`, which authenticates, starts listening on the
+    /// connection's socket and only then leaves it in the background, says "open", and waits for its input to close;
+    /// then it ends the connection (`ssh -O exit`). modkit holds the other end of that input: it closes when the sync
+    /// ends (`close()`) and when modkit dies, killed or not, so a killed sync's connections end at once. (Only a keeper
+    /// killed with it, the whole process group killed, leaves its connection to end after `idleSeconds` without a
+    /// channel.) The shell ignores the signals a terminal sends the group, so that Ctrl-C reaches modkit alone.
+    private struct Keeper {
+        let process: Process
+        let ended: ProcessExit
+        /// modkit's end of the shell's input.
+        let input: FileHandle
     }
 
-    /// Runs ssh with `options` to the connection's server, its output to `log` (never a pipe: the connection ssh leaves
-    /// in the background keeps it open), stopped after `GitKit.networkTimeout` seconds; whether it exited 0.
-    private func runSSH(_ options: [String], to connection: Connection, log: String?) -> Bool {
-        var words = ["exec", sshCommand] + options
-        if let port = connection.port { words += ["-p", String(port)] }
-        words.append(GitProcess.quoted(connection.destination))
+    /// Opens one connection under its keeper; whether it is open (within `GitKit.networkTimeout`). A connection that is
+    /// not open in time is given up on: its keeper ends it once ssh is done.
+    private func open(_ connection: Connection) -> Bool {
+        let path = "ControlPath=" + GitProcess.quoted(connection.socket)
+        let master = sshWords(["-o", "ControlMaster=yes", "-o", "ControlPersist=\(Self.idleSeconds)", "-o", path, "-N", "-f"], to: connection)
+        let exit = sshWords(["-O", "exit", "-o", path], to: connection)
+        // ssh's messages go to a log beside the socket (never a pipe: the connection ssh leaves in the background keeps
+        // its output open)
+        let script = """
+            trap '' INT TERM HUP PIPE
+            \(master) </dev/null >/dev/null 2>\(GitProcess.quoted(connection.socket + ".log")) || exit 1
+            echo open
+            read line
+            exec \(exit) </dev/null >/dev/null 2>&1
+            """
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", words.joined(separator: " ")]
+        process.arguments = ["-c", script]
         process.environment = GitProcess.environment()
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        if let log, FileManager.default.createFile(atPath: log, contents: nil), let handle = FileHandle(forWritingAtPath: log) {
-            process.standardError = handle
-        } else {
-            process.standardError = FileHandle.nullDevice
-        }
+        let input = Pipe(), output = Pipe()
+        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)  // no other child holds it open
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
         let ended = ProcessExit(process)
         guard (try? process.run()) != nil else { return false }
-        let timeout = GitKit.networkTimeout
-        let watchdog = timeout > 0 ? Watchdog(pid: process.processIdentifier, stallTimeout: timeout) : nil
-        ended.wait()
-        let stalled = watchdog?.finish() ?? false
-        return !stalled && process.terminationReason == .exit && process.terminationStatus == 0
+        let keeper = Keeper(process: process, ended: ended, input: input.fileHandleForWriting)
+        let opened = Self.readsOpen(output.fileHandleForReading, timeout: GitKit.networkTimeout)
+        try? output.fileHandleForReading.close()
+        guard opened, FileManager.default.fileExists(atPath: connection.socket) else {
+            try? keeper.input.close()
+            return false
+        }
+        let kept = condition.withLock {
+            if !closed { keepers.append(keeper) }
+            return !closed
+        }
+        if !kept { try? keeper.input.close() }  // the sync closed meanwhile
+        return kept
+    }
+
+    /// Whether the keeper said "open" before it ended its output or `timeout` seconds passed (0: no limit).
+    private static func readsOpen(_ output: FileHandle, timeout: TimeInterval) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout > 0 ? timeout : 86_400)
+        var said: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64)
+        while true {
+            var entry = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return false }
+            let ready = poll(&entry, 1, Int32(min(left * 1_000, 86_400_000).rounded(.up)))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { return false }
+            let count = read(output.fileDescriptor, &buffer, buffer.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            said += buffer[..<count]
+            if said.starts(with: Array("open\n".utf8)) { return true }
+        }
+    }
+
+    /// The shell words that run ssh with `options` to the connection's server.
+    private func sshWords(_ options: [String], to connection: Connection) -> String {
+        var words = [sshCommand] + options
+        if let port = connection.port { words += ["-p", String(port)] }
+        words.append(GitProcess.quoted(connection.destination))
+        return words.joined(separator: " ")
     }
 
     /// Removes what killed syncs left in `parent`: directories `modkit-ssh-*` of this user that hold only ssh's logs (a
