@@ -133,7 +133,8 @@ def attempt(tool, method, env):
         return f"failed: {str(error).strip().splitlines()[-1][:200] if str(error).strip() else error}"
 
 
-# Per operation and tool, the share of the machine's cores busy in each timed run (`timing.last_busy_share`).
+# Per operation and tool, the share of the machine's cores busy in each timed run of the last `measure`
+# (`timing.last_busy_share`).
 MACHINE_BUSY = {}
 
 
@@ -141,6 +142,7 @@ def measure(tools, runs, fx, env, only=None, peaks=None, around=None, operations
     """Per operation and tool, every sample; tools interleaved within each run. `peaks` (a dict) gets the
     peak resident KiB per operation and tool; `around(label, "before"|"after")` runs around each operation."""
     samples = {}
+    MACHINE_BUSY.clear()  # this call's runs only (a table per transport)
     for label, method, prepare in operations:
         if around:
             around(label, "before")
