@@ -30,8 +30,10 @@ public enum FastPaths {
     }
 
     /// A config value as git reads a boolean (`yes`/`on`/`true`/`1`, `no`/`off`/`false`/`0`, any other number);
-    /// nil when it is none.
+    /// nil when it is none. libgit2 parses it, so it is initialised first: the first call of a process may be this one
+    /// (a switch set in the environment, `GitKit.switchIsOn`), and libgit2's error state does not exist before.
     static func gitBoolean(_ text: String) -> Bool? {
+        GitKit.ensureInitialized()
         var value: Int32 = 0
         defer { git_error_clear() }
         return git_config_parse_bool(&value, text) == 0 ? value != 0 : nil
