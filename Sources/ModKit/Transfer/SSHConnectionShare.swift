@@ -218,7 +218,10 @@ public final class SSHConnectionShare: @unchecked Sendable {
     /// then it ends the connection (`ssh -O exit`). modkit holds the other end of that input: it closes when the sync
     /// ends (`close()`) and when modkit dies, killed or not, so a killed sync's connections end at once. (Only a keeper
     /// killed with it, the whole process group killed, leaves its connection to end after `idleSeconds` without a
-    /// channel.) The shell ignores the signals a terminal sends the group, so that Ctrl-C reaches modkit alone.
+    /// channel.) A signal sent to the whole group (a terminal's Ctrl-C) ends the connection at once too: the shell
+    /// catches it with a handler that does nothing and goes on to `ssh -O exit` (a handler, not an ignored signal, so
+    /// that the ssh it starts gets the default ones). It ignores SIGPIPE: its "open" to a modkit that died meanwhile
+    /// fails instead of ending the shell before the connection.
     private struct Keeper {
         let process: Process
         let ended: ProcessExit
@@ -235,7 +238,8 @@ public final class SSHConnectionShare: @unchecked Sendable {
         // ssh's messages go to a log beside the socket (never a pipe: the connection ssh leaves in the background keeps
         // its output open)
         let script = """
-            trap '' INT TERM HUP PIPE
+            trap : INT TERM HUP
+            trap '' PIPE
             \(master) </dev/null >/dev/null 2>\(GitProcess.quoted(connection.socket + ".log")) || exit 1
             echo open
             read line
