@@ -71,6 +71,32 @@ struct SSHConnectionShareEndToEndTests {
         }
     }
 
+    /// An ssh that never answers (a script named ssh that sleeps): each shared connection is given up on after the
+    /// timeout, its keeper and the ssh it started are stopped (none is left running after the sync), and the modules
+    /// fail as they do without sharing (nothing listens on port 1).
+    @Test func aConnectionThatNeverOpensIsGivenUpOnAndLeavesNoProcess() throws {
+        let sandbox = try Sandbox()
+        let started = sandbox.url("ssh-started").path
+        try sandbox.write("#!/bin/sh\necho $$ >> \(started)\nexec sleep 300\n", to: "bin/ssh")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.url("bin/ssh").path)
+        try sandbox.writeRemoteManifest(Self.names.map { ($0, "ssh://git@127.0.0.1:1/srv/\($0).git") })
+        let sync = try sandbox.runRemote(Sandbox.modkitBinary.path, ["sync"],
+                                         extra: ["GIT_SSH_COMMAND": sandbox.url("bin/ssh").path, "MODKIT_TIMEOUT": "2"], in: "ws")
+        #expect(sync.status == 1, "\(sync.out)\n\(sync.err)")
+        #expect(sync.out.contains("10 failed"), "\(sync.out)")
+        let pids = try String(contentsOfFile: started, encoding: .utf8).split(separator: "\n").compactMap { pid_t($0) }
+        #expect(pids.count == 2)  // 10 modules, 8 channels a connection
+        func running(_ pid: pid_t) -> Bool {
+            guard kill(pid, 0) == 0 else { return false }
+            // a process that ended but was not reaped yet is not running
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            return !(stat.split(separator: ")").last?.trimmingCharacters(in: .whitespaces).hasPrefix("Z") ?? true)
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, pids.contains(where: running) { usleep(20_000) }
+        for pid in pids { #expect(!running(pid), "ssh \(pid) still runs after the sync") }
+    }
+
     @Test func tenModulesOnOneServerShareTwoConnectionsThatEndWithTheSync() throws {
         let (sandbox, server, agent) = try fixture()
         defer { server.stop(); agent.stop() }

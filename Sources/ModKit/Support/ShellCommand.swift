@@ -122,7 +122,7 @@ public enum ShellCommand {
     }
 
     /// A pipe whose ends are not inherited by children other than through the file actions above.
-    private static func makePipe(_ ends: inout [Int32]) -> Int32 {
+    static func makePipe(_ ends: inout [Int32]) -> Int32 {
         if let pipe2 = CFunctions.pipe2 { return pipe2(&ends, O_CLOEXEC) }
         guard pipe(&ends) == 0 else { return -1 }
         _ = fcntl(ends[0], F_SETFD, FD_CLOEXEC)

@@ -198,7 +198,8 @@ public final class SSHConnectionShare: @unchecked Sendable {
     }
 
     /// Ends every connection and removes their directory: each keeper's input closes, and the keeper ends its
-    /// connection (`ssh -O exit`). Transfers after it connect on their own.
+    /// connection (`ssh -O exit`); the directory goes once they have (or after `GitKit.networkTimeout` in all).
+    /// Transfers after it connect on their own.
     public func close() {
         let ending: [Keeper] = condition.withLock {
             guard !closed else { return [] }
@@ -207,34 +208,44 @@ public final class SSHConnectionShare: @unchecked Sendable {
             return keepers
         }
         for keeper in ending { try? keeper.input.close() }
-        for keeper in ending where !keeper.ended.wait(timeout: GitKit.networkTimeout > 0 ? GitKit.networkTimeout : 60) {
-            kill(keeper.process.processIdentifier, SIGKILL)
-        }
+        let deadline = Date().addingTimeInterval(GitKit.networkTimeout > 0 ? GitKit.networkTimeout : 60)
+        for keeper in ending where !keeper.ended.wait(timeout: max(0, deadline.timeIntervalSinceNow)) { keeper.stop() }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// The shell that holds one connection open: it runs `ssh -M -N -f`, which authenticates, starts listening on the
     /// connection's socket and only then leaves it in the background, says "open", and waits for its input to close;
-    /// then it ends the connection (`ssh -O exit`). modkit holds the other end of that input: it closes when the sync
-    /// ends (`close()`) and when modkit dies, killed or not, so a killed sync's connections end at once. (Only a keeper
-    /// killed with it, the whole process group killed, leaves its connection to end after `idleSeconds` without a
-    /// channel.) A signal sent to the whole group (a terminal's Ctrl-C) ends the connection at once too: the shell
-    /// catches it with a handler that does nothing and goes on to `ssh -O exit` (a handler, not an ignored signal, so
-    /// that the ssh it starts gets the default ones). It ignores SIGPIPE: its "open" to a modkit that died meanwhile
-    /// fails instead of ending the shell before the connection.
-    private struct Keeper {
+    /// then it ends the connection (`ssh -O exit`). Only modkit holds the other end of that input (both ends of both
+    /// pipes are closed on exec, so no other child inherits them): it closes when the sync ends (`close()`) and when
+    /// modkit dies, killed or not (Ctrl-C included), so a killed sync's connections end at once; a connection whose
+    /// keeper was killed too ends after `idleSeconds` without a channel. The shell does not die of the signals sent to
+    /// modkit's process group (a handler that does nothing, so that the ssh it starts keeps the default ones), nor of
+    /// a SIGPIPE when it says "open" to a modkit that died meanwhile.
+    private final class Keeper {
         let process: Process
         let ended: ProcessExit
         /// modkit's end of the shell's input.
         let input: FileHandle
+
+        init(process: Process, ended: ProcessExit, input: FileHandle) {
+            self.process = process
+            self.ended = ended
+            self.input = input
+        }
+
+        /// Kills the shell and what it runs (its process group, where it leads one: Foundation starts it so on Linux).
+        func stop() {
+            let pid = process.processIdentifier
+            if kill(-pid, SIGKILL) != 0 { _ = kill(pid, SIGKILL) }
+        }
     }
 
-    /// Opens one connection under its keeper; whether it is open (within `GitKit.networkTimeout`). A connection that is
-    /// not open in time is given up on: its keeper ends it once ssh is done.
+    /// Opens one connection under its keeper; whether it is open within `GitKit.networkTimeout`. A keeper whose
+    /// connection is not open by then is killed.
     private func open(_ connection: Connection) -> Bool {
         let path = "ControlPath=" + GitProcess.quoted(connection.socket)
         let master = sshWords(["-o", "ControlMaster=yes", "-o", "ControlPersist=\(Self.idleSeconds)", "-o", path, "-N", "-f"], to: connection)
-        let exit = sshWords(["-O", "exit", "-o", path], to: connection)
+        let ending = sshWords(["-O", "exit", "-o", path], to: connection)
         // ssh's messages go to a log beside the socket (never a pipe: the connection ssh leaves in the background keeps
         // its output open)
         let script = """
@@ -243,51 +254,64 @@ public final class SSHConnectionShare: @unchecked Sendable {
             \(master) </dev/null >/dev/null 2>\(GitProcess.quoted(connection.socket + ".log")) || exit 1
             echo open
             read line
-            exec \(exit) </dev/null >/dev/null 2>&1
+            exec \(ending) </dev/null >/dev/null 2>&1
             """
+        guard let (shellInput, input) = Self.pipeClosedOnExec(), let (output, shellOutput) = Self.pipeClosedOnExec() else { return false }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", script]
         process.environment = GitProcess.environment()
-        let input = Pipe(), output = Pipe()
-        _ = fcntl(input.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)  // no other child holds it open
-        process.standardInput = input
-        process.standardOutput = output
+        process.standardInput = shellInput
+        process.standardOutput = shellOutput
         process.standardError = FileHandle.nullDevice
         let ended = ProcessExit(process)
-        guard (try? process.run()) != nil else { return false }
-        let keeper = Keeper(process: process, ended: ended, input: input.fileHandleForWriting)
-        let opened = Self.readsOpen(output.fileHandleForReading, timeout: GitKit.networkTimeout)
-        try? output.fileHandleForReading.close()
-        guard opened, FileManager.default.fileExists(atPath: connection.socket) else {
+        // Started under the lock, so that `close()` knows every keeper there is.
+        let keeper: Keeper? = condition.withLock {
+            guard !closed, (try? process.run()) != nil else { return nil }
+            let keeper = Keeper(process: process, ended: ended, input: input)
+            keepers.append(keeper)
+            return keeper
+        }
+        // the shell's ends are its own now
+        try? shellInput.close()
+        try? shellOutput.close()
+        guard let keeper else { return false }
+        let said = Self.readOpen(output, timeout: GitKit.networkTimeout)
+        try? output.close()
+        if said == .timedOut { keeper.stop() }
+        guard said == .open, FileManager.default.fileExists(atPath: connection.socket) else {
             try? keeper.input.close()
             return false
         }
-        let kept = condition.withLock {
-            if !closed { keepers.append(keeper) }
-            return !closed
-        }
-        if !kept { try? keeper.input.close() }  // the sync closed meanwhile
-        return kept
+        return true
     }
 
-    /// Whether the keeper said "open" before it ended its output or `timeout` seconds passed (0: no limit).
-    private static func readsOpen(_ output: FileHandle, timeout: TimeInterval) -> Bool {
+    /// A pipe (read end, write end) that no child inherits but through its standard input or output.
+    private static func pipeClosedOnExec() -> (FileHandle, FileHandle)? {
+        var ends: [Int32] = [-1, -1]
+        guard ShellCommand.makePipe(&ends) == 0 else { return nil }
+        return (FileHandle(fileDescriptor: ends[0], closeOnDealloc: true), FileHandle(fileDescriptor: ends[1], closeOnDealloc: true))
+    }
+
+    private enum KeeperSaid { case open, ended, timedOut }
+
+    /// What the keeper said on `output`: "open", or nothing before it ended or `timeout` seconds passed (0: no limit).
+    private static func readOpen(_ output: FileHandle, timeout: TimeInterval) -> KeeperSaid {
         let deadline = Date().addingTimeInterval(timeout > 0 ? timeout : 86_400)
         var said: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64)
         while true {
             var entry = pollfd(fd: output.fileDescriptor, events: Int16(POLLIN), revents: 0)
             let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { return false }
+            guard left > 0 else { return .timedOut }
             let ready = poll(&entry, 1, Int32(min(left * 1_000, 86_400_000).rounded(.up)))
             if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return false }
+            guard ready > 0 else { return ready == 0 ? .timedOut : .ended }
             let count = read(output.fileDescriptor, &buffer, buffer.count)
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return false }
+            guard count > 0 else { return .ended }
             said += buffer[..<count]
-            if said.starts(with: Array("open\n".utf8)) { return true }
+            if said.starts(with: Array("open\n".utf8)) { return .open }
         }
     }
 
