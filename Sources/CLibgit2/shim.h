@@ -6,6 +6,9 @@
 #include <git2/sys/repository.h>
 #include <git2/sys/diff.h>
 #include <git2/sys/stream.h>
+#if __has_include(<git2/sys/errors.h>)
+#include <git2/sys/errors.h> /* git_error_clear from libgit2 1.8 on (Homebrew's 1.9) */
+#endif
 #include <signal.h>
 #include <pthread.h>
 #include <string.h>
