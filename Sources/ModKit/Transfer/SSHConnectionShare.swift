@@ -221,17 +221,11 @@ public final class SSHConnectionShare: @unchecked Sendable {
     /// keeper was killed too ends after `idleSeconds` without a channel. The shell does not die of the signals sent to
     /// modkit's process group (a handler that does nothing, so that the ssh it starts keeps the default ones), nor of
     /// a SIGPIPE when it says "open" to a modkit that died meanwhile.
-    private final class Keeper {
+    private struct Keeper {
         let process: Process
         let ended: ProcessExit
         /// modkit's end of the shell's input.
         let input: FileHandle
-
-        init(process: Process, ended: ProcessExit, input: FileHandle) {
-            self.process = process
-            self.ended = ended
-            self.input = input
-        }
 
         /// Kills the shell and what it runs (its process group, where it leads one: Foundation starts it so on Linux).
         func stop() {
