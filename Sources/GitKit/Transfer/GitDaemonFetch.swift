@@ -63,19 +63,15 @@ enum GitDaemonFetch {
     /// Lists the git:// server at `url` and, where the references `mappings` name moved, downloads what they need
     /// over the same connection and moves them (`FetchPlan`, with `prune`). The connection waits for the turn owed
     /// on this thread (`ConnectionTurn`), and a server silent past its usual answer is asked again over a second one
-    /// (`GitDaemonListing.firstAnswer`). Throws only a timeout (`.timeout`: `timeout` seconds without a byte from the
+    /// (`GitDaemonListing.listing`). Throws only a timeout (`.timeout`: `timeout` seconds without a byte from the
     /// server) or a cancellation by `progress` (`.user`), and what writing the references throws.
     static func fetch(into repository: Repository, remote: String, url: GitDaemonURL, mappings: [RefspecMapping],
                       prune: Bool, timeout: TimeInterval, progress: ((TransferProgress) -> Bool)?) throws -> Outcome {
         let socket: GitDaemonSocket
         let parser: AdvertisementParser
         do throws(GitDaemonListingFailure) {
-            let addresses = try GitDaemonSocket.addresses(of: url.host, port: url.port)
-            let (opened, first) = try GitDaemonListing.firstAnswer(
-                addresses, request: GitDaemonListing.request(for: url, wantsNothing: false), timeout: timeout,
-                pacing: ConnectionTurn.claim(), server: url.hostAttribute, hedgeAfter: nil)
-            socket = opened
-            parser = try GitDaemonListing.advertisement(from: socket, startingWith: first, timeout: timeout)
+            (socket, parser) = try GitDaemonListing.listing(of: url, wantsNothing: false, timeout: timeout,
+                                                            pacing: ConnectionTurn.claim(), hedgeAfter: nil)
         } catch {
             if error.timedOut { throw error.gitError(timeout: timeout, server: url.hostAttribute) }
             return .notListed

@@ -80,15 +80,23 @@ enum GitDaemonListing {
     /// first to answer is read: a syn lost at a full queue is sent again only after a second.
     static func references(of url: GitDaemonURL, timeout: TimeInterval, pacing: (() -> Void)? = nil,
                            hedgeAfter: TimeInterval? = nil) throws(GitDaemonListingFailure) -> [RemoteReference] {
+        try listing(of: url, timeout: timeout, pacing: pacing, hedgeAfter: hedgeAfter).list.references
+    }
+
+    /// The server at `url`'s whole reference list, and the connection that sent it (`references(of:…)` says how it is
+    /// asked for). With `wantsNothing` the request says the client wants nothing, and the server's process ends once
+    /// it has sent the list; without, the server waits on the connection for what the client wants (`GitDaemonFetch`).
+    static func listing(of url: GitDaemonURL, wantsNothing: Bool = true, timeout: TimeInterval, pacing: (() -> Void)?,
+                        hedgeAfter: TimeInterval?) throws(GitDaemonListingFailure) -> (socket: GitDaemonSocket, list: AdvertisementParser) {
         let addresses = try GitDaemonSocket.addresses(of: url.host, port: url.port)
-        let (socket, first) = try firstAnswer(addresses, request: request(for: url), timeout: timeout, pacing: pacing,
-                                              server: url.hostAttribute, hedgeAfter: hedgeAfter)
-        return try advertisement(from: socket, startingWith: first, timeout: timeout).references
+        let (socket, first) = try firstAnswer(addresses, request: request(for: url, wantsNothing: wantsNothing), timeout: timeout,
+                                              pacing: pacing, server: url.hostAttribute, hedgeAfter: hedgeAfter)
+        return (socket, try advertisement(from: socket, startingWith: first, timeout: timeout))
     }
 
     /// The whole reference list the server sends over `socket`, whose first bytes were `first`.
-    static func advertisement(from socket: GitDaemonSocket, startingWith first: Data,
-                              timeout: TimeInterval) throws(GitDaemonListingFailure) -> AdvertisementParser {
+    private static func advertisement(from socket: GitDaemonSocket, startingWith first: Data,
+                                      timeout: TimeInterval) throws(GitDaemonListingFailure) -> AdvertisementParser {
         var parser = AdvertisementParser()
         var chunk: Data? = first
         while true {
@@ -105,7 +113,7 @@ enum GitDaemonListing {
     /// Connects, sends `request` and waits for the first bytes of an answer; once `hedgeAfter` (or `AnswerTimes`'s
     /// delay for `server`) has passed without any, does the same over a second connection. Returns the connection that
     /// answered first, and its first bytes.
-    static func firstAnswer(_ addresses: [GitDaemonSocket.Address], request: Data, timeout: TimeInterval,
+    private static func firstAnswer(_ addresses: [GitDaemonSocket.Address], request: Data, timeout: TimeInterval,
                             pacing: (() -> Void)?, server: String,
                             hedgeAfter: TimeInterval?) throws(GitDaemonListingFailure) -> (GitDaemonSocket, Data) {
         pacing?()
